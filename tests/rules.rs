@@ -1,0 +1,95 @@
+//! Game rules against recorded games: wipe-outs, shortest draws, games ending with empties,
+//! and every WTHOR 2024-2025 tournament game replayed to its recorded WOF score.
+
+use oxello::game::Game;
+
+fn data(name: &str) -> String {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn edge_cases(kind: &str) -> Vec<Vec<String>> {
+    data("rules_edge_cases.txt")
+        .lines()
+        .filter(|l| l.starts_with(&format!("{kind} ")))
+        .map(|l| l.split_whitespace().map(String::from).collect())
+        .collect()
+}
+
+#[test]
+fn the_228_nine_move_wipeouts_end_the_game_64_0() {
+    let games = edge_cases("A");
+    assert_eq!(games.len(), 228);
+    for fields in games {
+        let game = Game::from_transcript(&fields[1]).expect(&fields[1]);
+        assert!(game.is_over(), "{}", fields[1]);
+        assert_eq!(game.position().black_final_score(), 64, "{}", fields[1]);
+        assert_eq!(game.position().white().count_ones(), 0);
+        assert_eq!(game.position().black().count_ones(), 13);
+    }
+}
+
+#[test]
+fn shortest_draws_score_32_32() {
+    let games = edge_cases("B");
+    assert_eq!(games.len(), 10);
+    for fields in games {
+        let game = Game::from_transcript(&fields[1]).expect(&fields[1]);
+        assert!(game.is_over());
+        assert_eq!(game.position().black_final_score(), 0, "{}", fields[1]);
+        assert_eq!(game.position().board.empty_count(), 40);
+    }
+}
+
+#[test]
+fn games_with_empties_give_them_to_the_winner() {
+    for fields in edge_cases("C") {
+        // C <source> <black score> <final b-w> <empties> <transcript>
+        let black: i32 = fields[2].parse().unwrap();
+        let empties: u32 = fields[4].parse().unwrap();
+        let game = Game::from_transcript(&fields[5]).expect(&fields[5]);
+        assert!(game.is_over());
+        assert_eq!(game.position().board.empty_count(), empties);
+        assert_eq!(
+            game.position().black_final_score(),
+            2 * black - 64,
+            "{}",
+            fields[5]
+        );
+    }
+}
+
+#[test]
+fn all_wthor_games_replay_to_their_recorded_score() {
+    let text = data("wthor_2024_2025_transcripts.txt");
+    let mut count = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let black: i32 = fields[1].parse().unwrap();
+        let game = Game::from_transcript(fields[2]).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert!(game.is_over(), "{line}");
+        assert_eq!(
+            game.position().black_final_score(),
+            2 * black - 64,
+            "{line}"
+        );
+        count += 1;
+    }
+    assert_eq!(count, 4843);
+}
+
+#[test]
+fn undo_restores_positions_across_implied_passes() {
+    // The first draw listed has passes in it; undoing every move returns to the start.
+    let fields = &edge_cases("B")[0];
+    let mut game = Game::from_transcript(&fields[1]).unwrap();
+    let mut seen = vec![*game.position()];
+    while game.undo().is_ok() {
+        seen.push(*game.position());
+    }
+    assert_eq!(*game.position(), oxello::board::Position::start());
+    assert_eq!(seen.len(), 21);
+}
