@@ -3,7 +3,12 @@
 //! Modules depend one way: `board` <- `eval` <- `search` <- `engine` <- `gtp`.
 
 pub mod board;
+pub mod endgame;
+pub mod engine;
+pub mod eval;
 pub mod game;
 pub mod notation;
 pub mod perft;
+pub mod search;
 pub mod symmetry;
+pub mod tt;

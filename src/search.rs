@@ -1,0 +1,549 @@
+//! Iterative-deepening PVS (NegaScout) over the midgame, with aspiration windows, a
+//! transposition table and multi-line analysis at the root. When the remaining empties are
+//! few enough, the last iteration is an exact (or win/loss/draw) solve by [`crate::endgame`].
+
+use crate::board::{flips, Board, Squares};
+use crate::eval::{evaluate, DISC};
+use crate::tt::{TranspositionTable, NO_MOVE};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Bound above any score.
+pub const INFINITY: i32 = 65 * DISC;
+
+/// Nodes between two looks at the stop flag and the clock.
+const POLL_INTERVAL: u64 = 4096;
+
+/// What a search may spend, and what it is asked for.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Deepest midgame iteration.
+    pub depth: Option<u32>,
+    /// Nodes at most (checked at every node).
+    pub nodes: Option<u64>,
+    /// Do not start an iteration after this much time.
+    pub soft_time: Option<Duration>,
+    /// Stop at once after this much time.
+    pub hard_time: Option<Duration>,
+    /// The endgame solve only tells win, draw or loss.
+    pub wld: bool,
+    /// How many best lines to report.
+    pub lines: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            depth: None,
+            nodes: None,
+            soft_time: None,
+            hard_time: None,
+            wld: false,
+            lines: 1,
+        }
+    }
+}
+
+/// One analysed line: its moves and score (centi-discs, side to move's view).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub pv: Vec<u32>,
+    pub score: i32,
+}
+
+/// What an iteration found, streamed while the search goes on, and the final result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// Midgame depth, or the number of empties for an endgame solve.
+    pub depth: u32,
+    /// The score is the exact final result (or its win/loss/draw sign if `wld`).
+    pub exact: bool,
+    pub wld: bool,
+    /// Best lines first; empty when the side to move has no legal move.
+    pub lines: Vec<Line>,
+    /// Score of the best line, centi-discs.
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+impl Report {
+    pub fn best_move(&self) -> Option<u32> {
+        self.lines.first().and_then(|l| l.pv.first().copied())
+    }
+
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)
+    }
+}
+
+/// Per-search state: counters, the stop conditions and the table.
+pub struct Searcher<'a> {
+    pub(crate) tt: &'a mut TranspositionTable,
+    stop: &'a AtomicBool,
+    pub(crate) nodes: u64,
+    next_poll: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    pub(crate) stopped: bool,
+}
+
+#[derive(Copy, Clone)]
+struct RootMove {
+    sq: u32,
+    score: i32,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(tt: &'a mut TranspositionTable, stop: &'a AtomicBool) -> Searcher<'a> {
+        Searcher {
+            tt,
+            stop,
+            nodes: 0,
+            next_poll: POLL_INTERVAL,
+            node_limit: u64::MAX,
+            deadline: None,
+            stopped: false,
+        }
+    }
+
+    /// Counts a node; every few thousand nodes (and at the node limit) checks whether to stop.
+    #[inline(always)]
+    pub(crate) fn visit(&mut self) {
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.poll();
+        }
+    }
+
+    #[cold]
+    fn poll(&mut self) {
+        let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+        if self.nodes >= self.node_limit || late || self.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.next_poll = (self.nodes + POLL_INTERVAL).min(self.node_limit);
+    }
+
+    /// Iterative deepening from `board`, calling `progress` after every finished iteration.
+    pub fn run(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        mut progress: impl FnMut(&Report),
+    ) -> Report {
+        let start = Instant::now();
+        self.tt.new_search();
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.next_poll = POLL_INTERVAL.min(self.node_limit);
+        self.deadline = limits.hard_time.map(|t| start + t);
+        self.stopped = false;
+
+        let mut root = self.ordered_root_moves(board);
+        let empties = board.empty_count();
+        // Before the first iteration ends, the best-ordered move is the answer.
+        let mut report = Report {
+            depth: 0,
+            exact: false,
+            wld: false,
+            lines: root
+                .iter()
+                .take(1)
+                .map(|m| Line {
+                    pv: vec![m.sq],
+                    score: 0,
+                })
+                .collect(),
+            score: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        };
+        if root.is_empty() {
+            return self.report_without_moves(board, limits, start);
+        }
+        let lines = limits.lines.clamp(1, root.len());
+        let max_depth = limits.depth.unwrap_or(u32::MAX).max(1);
+        // The deepest midgame iteration finished; an exact solve follows once the empties are
+        // at most twice that depth (or the next iteration would reach the end anyway).
+        let mut completed = 0;
+        loop {
+            let exact = completed + 1 >= empties || empties <= 2 * completed;
+            if !exact && completed >= max_depth {
+                break;
+            }
+            let score = if exact {
+                self.root_endgame(board, &mut root, lines, limits.wld)
+            } else {
+                self.root_aspiration(board, completed as i32 + 1, &mut root, lines, report.score)
+            };
+            if self.stopped {
+                break;
+            }
+            report = Report {
+                depth: if exact { empties } else { completed + 1 },
+                exact,
+                wld: exact && limits.wld,
+                lines: root[..lines].iter().map(|m| self.line(board, m)).collect(),
+                score,
+                nodes: self.nodes,
+                elapsed: start.elapsed(),
+            };
+            progress(&report);
+            let out_of_time = limits.soft_time.is_some_and(|t| start.elapsed() >= t);
+            if exact || out_of_time {
+                break;
+            }
+            completed += 1;
+        }
+        report.nodes = self.nodes;
+        report.elapsed = start.elapsed();
+        report
+    }
+
+    /// The side to move has no move: report the game's end or the value after its pass.
+    fn report_without_moves(&mut self, board: &Board, limits: &Limits, start: Instant) -> Report {
+        let passed = board.pass();
+        let inner = if passed.moves() == 0 {
+            Report {
+                depth: 0,
+                exact: true,
+                wld: false,
+                lines: Vec::new(),
+                score: passed.final_score() * DISC,
+                nodes: 0,
+                elapsed: Duration::ZERO,
+            }
+        } else {
+            self.run(&passed, limits, |_| {})
+        };
+        Report {
+            lines: Vec::new(),
+            score: -inner.score,
+            nodes: self.nodes,
+            elapsed: start.elapsed(),
+            ..inner
+        }
+    }
+
+    /// The root moves ordered by a static look: corners first, then fewest replies.
+    fn ordered_root_moves(&self, board: &Board) -> Vec<RootMove> {
+        let mut moves: Vec<RootMove> = Squares(board.moves())
+            .map(|sq| {
+                let child = board.apply(sq, flips(board.player, board.opponent, sq));
+                RootMove {
+                    sq,
+                    score: -evaluate(&child),
+                }
+            })
+            .collect();
+        moves.sort_by_key(|m| -m.score);
+        moves
+    }
+
+    /// The principal variation of a root move, read from the table.
+    fn line(&self, board: &Board, m: &RootMove) -> Line {
+        let mut pv = vec![m.sq];
+        let mut b = board.apply(m.sq, flips(board.player, board.opponent, m.sq));
+        while pv.len() < 64 {
+            if b.moves() == 0 {
+                if b.opponent_moves() == 0 {
+                    break;
+                }
+                b = b.pass();
+            }
+            let Some(best) = self.tt.probe(&b).map(|p| u32::from(p.best)) else {
+                break;
+            };
+            let Some(next) = b.play(best) else { break };
+            pv.push(best);
+            b = next;
+        }
+        Line { pv, score: m.score }
+    }
+
+    /// One midgame iteration with an aspiration window around the previous score.
+    fn root_aspiration(
+        &mut self,
+        board: &Board,
+        depth: i32,
+        root: &mut [RootMove],
+        lines: usize,
+        guess: i32,
+    ) -> i32 {
+        if depth <= 2 || lines > 1 {
+            return self.root_search(board, root, lines, -INFINITY, INFINITY, |s, b, a, be| {
+                s.pvs(b, depth - 1, a, be)
+            });
+        }
+        let mut delta = DISC;
+        let (mut alpha, mut beta) = (guess - delta, guess + delta);
+        loop {
+            let score = self.root_search(board, root, lines, alpha, beta, |s, b, a, be| {
+                s.pvs(b, depth - 1, a, be)
+            });
+            if self.stopped || (score > alpha && score < beta) {
+                return score;
+            }
+            delta *= 3;
+            if score <= alpha {
+                alpha = (score - delta).max(-INFINITY);
+            } else {
+                beta = (score + delta).min(INFINITY);
+            }
+        }
+    }
+
+    /// Searches every root move, the first `lines` with an open window and the rest with a null
+    /// window against the worst of the lines kept, then sorts them. `child` searches the
+    /// position after a root move with a window, from that position's side.
+    fn root_search(
+        &mut self,
+        board: &Board,
+        root: &mut [RootMove],
+        lines: usize,
+        alpha: i32,
+        beta: i32,
+        mut child: impl FnMut(&mut Self, &Board, i32, i32) -> i32,
+    ) -> i32 {
+        let mut kept: Vec<i32> = Vec::with_capacity(lines);
+        let mut cut = false;
+        for (i, m) in root.iter_mut().enumerate() {
+            if cut {
+                // Not searched after a fail-high: below every searched move.
+                m.score = -INFINITY;
+                continue;
+            }
+            let next = board.apply(m.sq, flips(board.player, board.opponent, m.sq));
+            // The worst score among the lines kept so far is what a new move has to beat.
+            let floor = if kept.len() < lines {
+                alpha
+            } else {
+                alpha.max(kept[lines - 1])
+            };
+            let score = if i < lines {
+                -child(self, &next, -beta, -floor)
+            } else {
+                let probe = -child(self, &next, -floor - 1, -floor);
+                if probe > floor && probe < beta && !self.stopped {
+                    -child(self, &next, -beta, -floor)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                return kept.first().copied().unwrap_or(alpha);
+            }
+            m.score = score;
+            kept.push(score);
+            kept.sort_unstable_by(|a, b| b.cmp(a));
+            cut = kept[0] >= beta;
+        }
+        // A stable sort keeps the earlier (better-ordered) move first among equal scores.
+        root.sort_by_key(|m| -m.score);
+        kept[0]
+    }
+
+    /// Principal-variation node of the midgame search (open window).
+    pub(crate) fn pvs(&mut self, b: &Board, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.visit();
+        if self.stopped {
+            return 0;
+        }
+        let empties = b.empty_count() as i32;
+        if depth >= empties {
+            return self.solve_in_midgame(b, alpha, beta);
+        }
+        if depth <= 0 {
+            return evaluate(b).clamp(-INFINITY + DISC, INFINITY - DISC);
+        }
+        let moves = b.moves();
+        if moves == 0 {
+            return self.pass_or_end(b, |s, p| -s.pvs(p, depth, -beta, -alpha));
+        }
+        let hash_move = self.tt.probe(b).map_or(NO_MOVE, |p| p.best);
+        let mut list = midgame_moves(b, moves, hash_move, depth);
+        let (alpha0, mut best, mut best_sq) = (alpha, -INFINITY, NO_MOVE);
+        let mut first = true;
+        while let Some((sq, f)) = list.next_best() {
+            let child = b.apply(sq, f);
+            let score = if first {
+                -self.pvs(&child, depth - 1, -beta, -alpha)
+            } else {
+                let s = -self.nws(&child, depth - 1, -alpha - 1);
+                if s > alpha && s < beta && !self.stopped {
+                    -self.pvs(&child, depth - 1, -beta, -alpha)
+                } else {
+                    s
+                }
+            };
+            first = false;
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_sq = sq as u8;
+                alpha = alpha.max(score);
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        self.tt.store(b, depth as u8, alpha0, beta, best, best_sq);
+        best
+    }
+
+    /// Null-window node of the midgame search: is the score above `alpha`?
+    pub(crate) fn nws(&mut self, b: &Board, depth: i32, alpha: i32) -> i32 {
+        self.visit();
+        if self.stopped {
+            return 0;
+        }
+        let empties = b.empty_count() as i32;
+        if depth >= empties {
+            return self.solve_in_midgame(b, alpha, alpha + 1);
+        }
+        if depth <= 0 {
+            return evaluate(b).clamp(-INFINITY + DISC, INFINITY - DISC);
+        }
+        let moves = b.moves();
+        if moves == 0 {
+            return self.pass_or_end(b, |s, p| -s.nws(p, depth, -alpha - 1));
+        }
+        let mut hash_move = NO_MOVE;
+        if let Some(p) = self.tt.probe(b) {
+            if i32::from(p.depth) >= depth {
+                if p.lower > alpha {
+                    return p.lower;
+                }
+                if p.upper <= alpha {
+                    return p.upper;
+                }
+            }
+            hash_move = p.best;
+        }
+        let mut list = midgame_moves(b, moves, hash_move, depth);
+        let (mut best, mut best_sq) = (-INFINITY, NO_MOVE);
+        while let Some((sq, f)) = list.next_best() {
+            let score = -self.nws(&b.apply(sq, f), depth - 1, -alpha - 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_sq = sq as u8;
+                if score > alpha {
+                    break;
+                }
+            }
+        }
+        self.tt
+            .store(b, depth as u8, alpha, alpha + 1, best, best_sq);
+        best
+    }
+
+    /// A node whose side to move cannot play: the game is over, or the turn passes at no depth.
+    #[inline]
+    pub(crate) fn pass_or_end(
+        &mut self,
+        b: &Board,
+        search_passed: impl FnOnce(&mut Self, &Board) -> i32,
+    ) -> i32 {
+        let passed = b.pass();
+        if passed.moves() == 0 {
+            b.final_score() * DISC
+        } else {
+            search_passed(self, &passed)
+        }
+    }
+
+    /// An exact endgame search called from the midgame tree, with the window in centi-discs.
+    fn solve_in_midgame(&mut self, b: &Board, alpha: i32, beta: i32) -> i32 {
+        let (a, be) = disc_window(alpha, beta);
+        self.solve(b, a, be) * DISC
+    }
+
+    /// The final iteration: every root move solved to the end.
+    fn root_endgame(
+        &mut self,
+        board: &Board,
+        root: &mut [RootMove],
+        lines: usize,
+        wld: bool,
+    ) -> i32 {
+        let (alpha, beta) = if wld { (-1, 1) } else { (-64, 64) };
+        self.root_search(
+            board,
+            root,
+            lines,
+            alpha * DISC,
+            beta * DISC,
+            |s, b, a, be| {
+                let (a, be) = disc_window(a, be);
+                s.solve(b, a, be) * DISC
+            },
+        )
+    }
+}
+
+/// Midgame move ordering: hash move first; from depth 2 on, by the evaluation after the move
+/// (a one-ply search); at depth 1 the leaves are cheap and order matters less.
+fn midgame_moves(b: &Board, moves: u64, hash_move: u8, depth: i32) -> MoveList {
+    MoveList::new(b, moves, |sq, child| {
+        if sq as u8 == hash_move {
+            i32::MAX
+        } else if depth >= 2 {
+            -evaluate(child)
+        } else {
+            0
+        }
+    })
+}
+
+/// The disc window that holds a centi-disc window: exact disc scores outside it stay outside.
+fn disc_window(alpha: i32, beta: i32) -> (i32, i32) {
+    let a = alpha.div_euclid(DISC).clamp(-64, 63);
+    let b = (-(-beta).div_euclid(DISC)).clamp(a + 1, 64);
+    (a, b)
+}
+
+/// The legal moves of a node with sort keys, handed out best first (a selection sort, which
+/// costs little when an early move cuts off).
+pub(crate) struct MoveList {
+    moves: [(u32, u64, i32); 34],
+    len: usize,
+}
+
+impl MoveList {
+    /// The moves of `b` in `moves`, each keyed by `key(square, board after the move)`.
+    #[inline]
+    pub(crate) fn new(b: &Board, moves: u64, mut key: impl FnMut(u32, &Board) -> i32) -> MoveList {
+        let mut list = MoveList {
+            moves: [(0, 0, 0); 34],
+            len: 0,
+        };
+        for sq in Squares(moves) {
+            let f = flips(b.player, b.opponent, sq);
+            list.moves[list.len] = (sq, f, key(sq, &b.apply(sq, f)));
+            list.len += 1;
+        }
+        list
+    }
+
+    #[inline]
+    pub(crate) fn next_best(&mut self) -> Option<(u32, u64)> {
+        if self.len == 0 {
+            return None;
+        }
+        let mut best = 0;
+        for i in 1..self.len {
+            if self.moves[i].2 > self.moves[best].2 {
+                best = i;
+            }
+        }
+        let (sq, f, _) = self.moves[best];
+        self.len -= 1;
+        self.moves[best] = self.moves[self.len];
+        Some((sq, f))
+    }
+}

@@ -1,0 +1,207 @@
+//! The search thread: exact FFO endgame values, stopping, node limits, table size, analysis lines.
+
+use oxello::board::{Board, Squares};
+use oxello::engine::{Engine, Event};
+use oxello::eval::DISC;
+use oxello::game::Game;
+use oxello::notation::{parse_obf, ObfEntry};
+use oxello::search::Limits;
+use std::time::{Duration, Instant};
+
+fn ffo(name: &str) -> Vec<ObfEntry> {
+    let text = std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap();
+    parse_obf(&text).unwrap()
+}
+
+fn solve_all(name: &str) {
+    let engine = Engine::new(64);
+    for (i, e) in ffo(name).iter().enumerate() {
+        engine.clear();
+        let r = engine.search(e.position.board, Limits::default());
+        assert!(r.exact, "{name} #{}", i + 1);
+        assert_eq!(Some(r.score / DISC), e.value(), "{name} #{}", i + 1);
+        let best = r.best_move().unwrap();
+        assert!(
+            e.best_moves().contains(&best),
+            "{name} #{}: {best} not a best move",
+            i + 1
+        );
+    }
+}
+
+#[test]
+fn solves_ffo_1_to_19_exactly() {
+    solve_all("fforum-1-19.obf");
+}
+
+#[test]
+fn solves_ffo_20_to_39_exactly() {
+    solve_all("fforum-20-39.obf");
+}
+
+#[test]
+fn every_move_of_ffo_positions_gets_its_exact_score_in_multi_line_mode() {
+    let engine = Engine::new(32);
+    // #1-#5: every legal move is annotated with its exact score.
+    for e in ffo("fforum-1-19.obf").iter().take(5) {
+        let lines = e.scores.len();
+        let r = engine.search(
+            e.position.board,
+            Limits {
+                lines,
+                ..Limits::default()
+            },
+        );
+        assert_eq!(r.lines.len(), lines);
+        for line in &r.lines {
+            let expected = e.scores.iter().find(|&&(m, _)| m == line.pv[0]).unwrap().1;
+            assert_eq!(line.score / DISC, expected, "move {}", line.pv[0]);
+        }
+        let scores: Vec<i32> = r.lines.iter().map(|l| l.score).collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]));
+    }
+}
+
+#[test]
+fn win_loss_draw_solve_gives_the_sign() {
+    let engine = Engine::new(16);
+    for e in ffo("fforum-1-19.obf").iter().take(10) {
+        let r = engine.search(
+            e.position.board,
+            Limits {
+                wld: true,
+                ..Limits::default()
+            },
+        );
+        assert!(r.wld);
+        assert_eq!((r.score / DISC).signum(), e.value().unwrap().signum());
+    }
+}
+
+fn midgame() -> Board {
+    let game = Game::from_transcript("f5d6c3d3c4f4f6g5e6f7d7c5g3f3c6e7f8b4g6b6").unwrap();
+    game.position().board
+}
+
+#[test]
+fn a_stopped_search_returns_a_legal_move_promptly() {
+    let engine = Engine::new(16);
+    let board = midgame();
+    engine.start(board, Limits::default());
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    engine.stop();
+    let r = loop {
+        match engine
+            .events()
+            .recv_timeout(Duration::from_secs(5))
+            .expect("no answer after stop")
+        {
+            Event::Done(r) => break r,
+            _ => continue,
+        }
+    };
+    assert!(asked.elapsed() < Duration::from_secs(5));
+    let best = r.best_move().unwrap();
+    assert!(board.moves() >> best & 1 == 1);
+}
+
+#[test]
+fn a_search_stopped_before_depth_1_still_has_a_legal_move() {
+    let engine = Engine::new(1);
+    let board = midgame();
+    let r = engine.search(
+        board,
+        Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        },
+    );
+    assert!(board.moves() >> r.best_move().unwrap() & 1 == 1);
+}
+
+#[test]
+fn the_node_limit_is_respected() {
+    let engine = Engine::new(16);
+    for limit in [1_000, 50_000, 300_000] {
+        engine.clear();
+        let r = engine.search(
+            midgame(),
+            Limits {
+                nodes: Some(limit),
+                ..Limits::default()
+            },
+        );
+        assert!(r.nodes <= limit, "{} > {limit}", r.nodes);
+        assert!(r.nodes >= limit / 2, "stopped early: {}", r.nodes);
+    }
+}
+
+#[test]
+fn the_table_never_exceeds_its_size() {
+    let engine = Engine::new(8);
+    assert!(engine.table_bytes() <= 8 << 20);
+    assert!(engine.table_bytes() >= 4 << 20);
+    engine.search(
+        midgame(),
+        Limits {
+            depth: Some(9),
+            ..Limits::default()
+        },
+    );
+    assert!(engine.table_bytes() <= 8 << 20);
+    engine.resize(3);
+    assert!(engine.table_bytes() <= 3 << 20);
+    engine.search(ffo("fforum-20-39.obf")[5].position.board, Limits::default());
+    assert!(engine.table_bytes() <= 3 << 20);
+}
+
+#[test]
+fn searches_are_deterministic_and_report_each_iteration() {
+    let engine = Engine::new(16);
+    let limits = Limits {
+        depth: Some(7),
+        ..Limits::default()
+    };
+    engine.clear();
+    engine.start(midgame(), limits.clone());
+    let mut depths = Vec::new();
+    let first = loop {
+        match engine.events().recv().unwrap() {
+            Event::Progress(r) => depths.push(r.depth),
+            Event::Done(r) => break r,
+            _ => {}
+        }
+    };
+    assert_eq!(depths, (1..=7).collect::<Vec<_>>());
+    engine.clear();
+    let second = engine.search(midgame(), limits);
+    assert_eq!(
+        (first.nodes, first.best_move(), first.score),
+        (second.nodes, second.best_move(), second.score)
+    );
+    // The principal variation is a legal line.
+    let mut b = midgame();
+    for &m in &first.lines[0].pv {
+        if b.moves() == 0 {
+            b = b.pass();
+        }
+        b = b.play(m).expect("illegal move in the PV");
+    }
+}
+
+#[test]
+fn a_position_without_moves_reports_no_move() {
+    let engine = Engine::new(1);
+    // Game over: the 9-move wipe-out.
+    let over = Game::from_transcript("d3c3b3d2e1d6d7e3f4")
+        .unwrap()
+        .position()
+        .board;
+    let r = engine.search(over, Limits::default());
+    assert_eq!(r.best_move(), None);
+    assert!(r.exact);
+    assert_eq!(r.score, over.final_score() * DISC);
+    assert!(Squares(over.moves()).next().is_none());
+}
