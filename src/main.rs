@@ -14,6 +14,9 @@ use std::time::Instant;
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
+    /// Transposition table size in MiB for the GTP engine.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -82,7 +85,10 @@ fn main() -> ExitCode {
             lines,
             hash,
         }) => run_analyze(&position, depth, time, lines, hash),
-        None => ExitCode::SUCCESS,
+        None => {
+            oxello::gtp::run(cli.hash.clamp(1, 4096));
+            ExitCode::SUCCESS
+        }
     }
 }
 

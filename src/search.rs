@@ -52,7 +52,7 @@ pub struct Line {
 }
 
 /// What an iteration found, streamed while the search goes on, and the final result.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
     /// Midgame depth, or the number of empties for an endgame solve.
     pub depth: u32,

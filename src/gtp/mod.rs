@@ -1,0 +1,76 @@
+//! The GTP front end: a thread reads stdin line by line, the dispatcher answers in order.
+
+pub mod dispatch;
+pub mod parse;
+
+use crossbeam_channel::{unbounded, Sender};
+use std::io::{BufRead, Write};
+
+/// The longest line kept; the rest of a longer line is read and dropped (memory stays bounded).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// What the reader thread hands the dispatcher.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A line (lossily decoded); `true` when it was longer than [`MAX_LINE`] and was cut.
+    Line(String, bool),
+    Eof,
+}
+
+/// Reads lines from `reader` until EOF, sending each one.
+pub fn read_lines(mut reader: impl BufRead, lines: Sender<Input>) {
+    let mut line = Vec::new();
+    let mut overlong = false;
+    loop {
+        let (done, used) = match reader.fill_buf() {
+            Ok([]) | Err(_) => break,
+            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    keep(&mut line, &buf[..i], &mut overlong);
+                    (true, i + 1)
+                }
+                None => {
+                    keep(&mut line, buf, &mut overlong);
+                    (false, buf.len())
+                }
+            },
+        };
+        reader.consume(used);
+        if done {
+            let text = String::from_utf8_lossy(&line).into_owned();
+            if lines.send(Input::Line(text, overlong)).is_err() {
+                return;
+            }
+            line.clear();
+            overlong = false;
+        }
+    }
+    if !line.is_empty() {
+        let _ = lines.send(Input::Line(
+            String::from_utf8_lossy(&line).into_owned(),
+            overlong,
+        ));
+    }
+    let _ = lines.send(Input::Eof);
+}
+
+fn keep(line: &mut Vec<u8>, bytes: &[u8], overlong: &mut bool) {
+    let room = MAX_LINE.saturating_sub(line.len());
+    if bytes.len() > room {
+        *overlong = true;
+    }
+    line.extend_from_slice(&bytes[..bytes.len().min(room)]);
+}
+
+/// Runs the GTP engine on stdin/stdout until `quit` or EOF.
+pub fn run(hash_mib: usize) {
+    let (tx, rx) = unbounded();
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || read_lines(std::io::stdin().lock(), tx))
+        .expect("cannot start the input thread");
+    let stdout = std::io::stdout();
+    let mut session = dispatch::Session::new(rx, stdout.lock(), hash_mib);
+    session.run();
+    let _ = std::io::stdout().flush();
+}

@@ -1,0 +1,139 @@
+//! Time management: turns the GTP clock (`time_settings`, `time_left`) into a soft deadline
+//! (do not start another iteration) and a hard one (stop at once) for each move.
+
+use std::time::Duration;
+
+/// Kept back from every budget for process start-up, pipes and the controller's own lag.
+const LATENCY_MARGIN: f64 = 0.15;
+/// Thinking time per move when no clock was set.
+pub const DEFAULT_MOVE_TIME: f64 = 1.0;
+/// No budget is ever planned above this (a day), whatever the controller says.
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// The clock of one side, as `time_settings` and `time_left` describe it.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Clock {
+    /// No time limit announced: think for a default time per move.
+    Untimed,
+    /// GTP's "no time limit" (`byoyomi > 0, stones == 0`).
+    Unlimited,
+    /// `main` seconds for the game, then `byoyomi` seconds for every `stones` moves
+    /// (`stones == 0` and `byoyomi == 0`: absolute time).
+    Timed {
+        main: f64,
+        byoyomi: f64,
+        stones: u64,
+    },
+}
+
+/// Time left for one side: seconds, and the stones that time must cover (0 = main time).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Remaining {
+    pub seconds: f64,
+    pub stones: u64,
+}
+
+impl Clock {
+    pub fn from_settings(main: f64, byoyomi: f64, stones: u64) -> Clock {
+        // GTP: byo-yomi time with no stones means no limit; so does a clock of all zeros.
+        if (byoyomi > 0.0 && stones == 0) || (main == 0.0 && byoyomi == 0.0) {
+            Clock::Unlimited
+        } else {
+            Clock::Timed {
+                main: main.min(MAX_SECONDS),
+                byoyomi: byoyomi.min(MAX_SECONDS),
+                stones,
+            }
+        }
+    }
+
+    /// What a side has at the start of the game.
+    pub fn initial(&self) -> Option<Remaining> {
+        match *self {
+            Clock::Timed {
+                main: 0.0,
+                byoyomi,
+                stones,
+            } => Some(Remaining {
+                seconds: byoyomi,
+                stones,
+            }),
+            Clock::Timed { main, .. } => Some(Remaining {
+                seconds: main,
+                stones: 0,
+            }),
+            _ => None,
+        }
+    }
+
+    /// What is left after a move that took `used` seconds.
+    pub fn after_move(&self, left: Remaining, used: f64) -> Remaining {
+        let seconds = left.seconds - used;
+        match *self {
+            Clock::Timed {
+                byoyomi, stones, ..
+            } if left.stones == 0 && seconds <= 0.0 && stones > 0 => {
+                // Main time ran out: a byo-yomi period starts.
+                Remaining {
+                    seconds: byoyomi,
+                    stones,
+                }
+            }
+            Clock::Timed {
+                byoyomi, stones, ..
+            } if left.stones == 1 => Remaining {
+                seconds: byoyomi,
+                stones,
+            },
+            _ => Remaining {
+                seconds: seconds.max(0.0),
+                stones: left.stones.saturating_sub(1),
+            },
+        }
+    }
+
+    /// Soft and hard time for the next move with `left` on the clock and `empties` empty squares.
+    pub fn budget(&self, left: Option<Remaining>, empties: u32) -> (Duration, Duration) {
+        let seconds = |s: f64| Duration::from_secs_f64(s.clamp(0.01, MAX_SECONDS));
+        match (*self, left) {
+            (Clock::Untimed, _) | (Clock::Unlimited, _) | (_, None) => {
+                (seconds(DEFAULT_MOVE_TIME), seconds(DEFAULT_MOVE_TIME * 1.5))
+            }
+            (
+                Clock::Timed {
+                    byoyomi, stones, ..
+                },
+                Some(left),
+            ) => {
+                let (soft, hard) = plan(left, byoyomi, stones, empties);
+                (seconds(soft), seconds(hard))
+            }
+        }
+    }
+}
+
+/// Splits the time left over the moves still to come, spending more in the midgame.
+fn plan(left: Remaining, byoyomi: f64, stones: u64, empties: u32) -> (f64, f64) {
+    let usable = (left.seconds.min(MAX_SECONDS) - LATENCY_MARGIN).max(0.0);
+    if left.stones > 0 {
+        // Byo-yomi: this period's time covers `stones` moves.
+        let per_move = usable / left.stones as f64;
+        return (per_move * 0.5, per_move * 0.95);
+    }
+    // Main time, with a byo-yomi period behind it as a cushion.
+    let my_moves_left = f64::from(empties.div_ceil(2).max(1));
+    let cushion = if stones > 0 {
+        (byoyomi - LATENCY_MARGIN).max(0.0) / stones as f64
+    } else {
+        0.0
+    };
+    // Midgame moves (20-44 empties) get up to twice the average; the endgame is solved fast.
+    let phase = if (20..=44).contains(&empties) {
+        1.6
+    } else {
+        1.0
+    };
+    let share = usable / (my_moves_left * 0.9 + 1.0) * phase + cushion * 0.5;
+    let hard = (share * 3.0).min(usable * 0.4 + cushion * 0.9);
+    (share.min(hard), hard)
+}

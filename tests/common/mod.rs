@@ -1,0 +1,160 @@
+//! Drives the built `oxello` binary over stdin/stdout, as a GTP controller would.
+#![allow(dead_code)]
+
+use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::Duration;
+
+/// One GTP response: success or failure, the id echoed, and the text after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    pub ok: bool,
+    pub id: Option<String>,
+    pub text: String,
+}
+
+pub struct Gtp {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+/// Generous bound for one response; a test failing on it means the engine hung.
+pub const PATIENCE: Duration = Duration::from_secs(120);
+
+impl Gtp {
+    pub fn start() -> Gtp {
+        Gtp::start_with(&[])
+    }
+
+    pub fn start_with(args: &[&str]) -> Gtp {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_oxello"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start oxello");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = unbounded();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            return;
+                        }
+                    }
+                    Err(_) => return,
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Gtp {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin closed");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    pub fn send(&mut self, line: &str) {
+        self.send_raw(format!("{line}\n").as_bytes());
+    }
+
+    /// Reads one response (its lines up to the empty line).
+    pub fn response(&mut self) -> Response {
+        self.try_response(PATIENCE)
+            .expect("no response from oxello")
+    }
+
+    pub fn try_response(&mut self, patience: Duration) -> Option<Response> {
+        let first = self.lines.recv_timeout(patience).ok()?;
+        let (head, rest) = first.split_at(1);
+        let ok = match head {
+            "=" => true,
+            "?" => false,
+            _ => panic!("response does not start with = or ?: {first:?}"),
+        };
+        let id_len = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+        let id = (id_len > 0).then(|| rest[..id_len].to_string());
+        let after = &rest[id_len..];
+        assert!(
+            after.is_empty() || after.starts_with(' '),
+            "malformed response {first:?}"
+        );
+        let mut text = after.trim_start_matches(' ').to_string();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(patience)
+                .expect("response not ended by an empty line");
+            if line.is_empty() {
+                break;
+            }
+            text.push('\n');
+            text.push_str(&line);
+        }
+        Some(Response { ok, id, text })
+    }
+
+    /// Sends a command and reads its response.
+    pub fn ask(&mut self, line: &str) -> Response {
+        self.send(line);
+        self.response()
+    }
+
+    pub fn ok(&mut self, line: &str) -> String {
+        let r = self.ask(line);
+        assert!(r.ok, "{line} failed: {}", r.text);
+        r.text
+    }
+
+    pub fn err(&mut self, line: &str) -> String {
+        let r = self.ask(line);
+        assert!(!r.ok, "{line} should fail, got {}", r.text);
+        r.text
+    }
+
+    /// No more output arrives within `patience`.
+    pub fn silent_for(&mut self, patience: Duration) -> bool {
+        matches!(
+            self.lines.recv_timeout(patience),
+            Err(RecvTimeoutError::Timeout)
+        )
+    }
+
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits for the process to exit; its exit code, or None if it is still running.
+    pub fn wait_exit(&mut self, patience: Duration) -> Option<i32> {
+        let start = std::time::Instant::now();
+        while start.elapsed() < patience {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status.code().unwrap_or(-1));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+}
+
+impl Drop for Gtp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn data(name: &str) -> String {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
