@@ -8,6 +8,7 @@ pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod gtp;
+pub mod match_runner;
 pub mod notation;
 pub mod perft;
 pub mod search;

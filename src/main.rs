@@ -1,6 +1,10 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use oxello::board::Board;
 use oxello::eval::DISC;
+use oxello::match_runner::stats::Sprt;
+use oxello::match_runner::{
+    record, run_match as run_match_games, summary, ClockSpec, EngineSpec, MatchConfig,
+};
 use oxello::notation::{parse_obf, parse_position, square_name};
 use oxello::perft::{perft_parallel, PerftMode};
 use oxello::search::{Limits, Report, Searcher};
@@ -17,6 +21,12 @@ struct Cli {
     /// Transposition table size in MiB for the GTP engine.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// GTP engine: search this many plies per move (as `oxello-depth`), for matches.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// GTP engine: think this many seconds per move whatever the clock (as `oxello-move_time`).
+    #[arg(long)]
+    move_time: Option<f64>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -64,6 +74,54 @@ enum Command {
         #[arg(long, default_value_t = 64)]
         hash: usize,
     },
+    /// Play a match between two GTP engines, each opening twice with colours swapped.
+    Match(MatchArgs),
+}
+
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// An engine's command line (give two), e.g. "/usr/games/gtp-rhino -l 3".
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Names for the two engines (default: the program names).
+    #[arg(long = "name")]
+    names: Vec<String>,
+    /// Openings, one transcript per line (e.g. the XOT list); random openings without it.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Shuffle the openings with this seed (also seeds random openings).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Plies of a random opening.
+    #[arg(long, default_value_t = 8)]
+    random_plies: usize,
+    /// Number of games.
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Seconds per move; once for both engines or once per engine (0: no clock).
+    #[arg(long, conflicts_with = "time_control")]
+    time_per_move: Vec<f64>,
+    /// Main time plus increment per move, "M+I" in seconds; once or once per engine.
+    #[arg(long)]
+    time_control: Vec<String>,
+    /// Seconds to wait for a move from an engine without a clock before it loses.
+    #[arg(long, default_value_t = 600.0)]
+    move_timeout: f64,
+    /// Seconds of lateness forgiven beyond the clock.
+    #[arg(long, default_value_t = 0.5)]
+    grace: f64,
+    /// Stop early by SPRT: elo0 elo1 alpha beta.
+    #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"])]
+    sprt: Option<Vec<f64>>,
+    /// Write every game as a GGF record to this file.
+    #[arg(long)]
+    ggf_out: Option<std::path::PathBuf>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 fn main() -> ExitCode {
@@ -85,8 +143,13 @@ fn main() -> ExitCode {
             lines,
             hash,
         }) => run_analyze(&position, depth, time, lines, hash),
+        Some(Command::Match(args)) => run_match(args),
         None => {
-            oxello::gtp::run(cli.hash.clamp(1, 4096));
+            oxello::gtp::run(oxello::gtp::Options {
+                hash_mib: cli.hash.clamp(1, 4096),
+                depth: cli.depth.filter(|&d| d > 0),
+                move_time: cli.move_time.filter(|t| t.is_finite() && *t > 0.0),
+            });
             ExitCode::SUCCESS
         }
     }
@@ -245,5 +308,156 @@ fn run_analyze(
         report.nodes,
         report.elapsed.as_secs_f64()
     );
+    ExitCode::SUCCESS
+}
+
+/// One clock per engine from "given once" or "given per engine" values.
+fn per_engine<T: Copy>(values: &[T]) -> Result<Option<[T; 2]>, String> {
+    match values {
+        [] => Ok(None),
+        [v] => Ok(Some([*v, *v])),
+        [a, b] => Ok(Some([*a, *b])),
+        _ => Err("give a time once, or once per engine".into()),
+    }
+}
+
+fn parse_time_control(s: &str) -> Result<ClockSpec, String> {
+    let (main, inc) = s.split_once('+').unwrap_or((s, "0"));
+    let number = |x: &str| {
+        x.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 0.0)
+            .ok_or(format!("bad time control '{s}': expected M+I in seconds"))
+    };
+    Ok(ClockSpec::Game {
+        main: number(main)?,
+        increment: number(inc)?,
+    })
+}
+
+fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
+    let [first, second] = <[String; 2]>::try_from(args.engines.clone())
+        .map_err(|_| "give exactly two --engine command lines".to_string())?;
+    let clocks = if let Some(tpm) = per_engine(&args.time_per_move)? {
+        tpm.map(|s| {
+            if s > 0.0 && s.is_finite() {
+                ClockSpec::PerMove(s)
+            } else {
+                ClockSpec::Unlimited
+            }
+        })
+    } else {
+        let specs: Vec<ClockSpec> = args
+            .time_control
+            .iter()
+            .map(|s| parse_time_control(s))
+            .collect::<Result<_, _>>()?;
+        per_engine(&specs)?.unwrap_or([ClockSpec::Unlimited; 2])
+    };
+    let mut names: Vec<String> = args.names.clone();
+    for command in [&first, &second].into_iter().skip(names.len()) {
+        let program = command.split_whitespace().next().unwrap_or("engine");
+        names.push(
+            std::path::Path::new(program)
+                .file_name()
+                .map_or(program.into(), |f| f.to_string_lossy().into()),
+        );
+    }
+    if names.len() != 2 {
+        return Err("give at most two --name".into());
+    }
+    if names[0] == names[1] {
+        names[0].push_str("#1");
+        names[1].push_str("#2");
+    }
+    let games = args.games.max(1);
+    let openings = match &args.openings {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            oxello::match_runner::load_openings(&text, args.seed)
+                .map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => oxello::match_runner::random_openings(
+            games.div_ceil(2),
+            args.random_plies,
+            args.seed.unwrap_or(1),
+        ),
+    };
+    let sprt = args.sprt.as_ref().map(|v| Sprt {
+        elo0: v[0],
+        elo1: v[1],
+        alpha: v[2],
+        beta: v[3],
+    });
+    if sprt.is_some_and(|s| {
+        !(0.0 < s.alpha && s.alpha < 1.0 && 0.0 < s.beta && s.beta < 1.0 && s.elo0 < s.elo1)
+    }) {
+        return Err("--sprt wants elo0 < elo1 and alpha, beta in (0, 1)".into());
+    }
+    let seconds = |x: f64, what: &str| {
+        (x.is_finite() && x >= 0.0)
+            .then(|| Duration::from_secs_f64(x.min(86_400.0)))
+            .ok_or(format!("bad {what}"))
+    };
+    Ok(MatchConfig {
+        engines: [
+            EngineSpec {
+                name: names[0].clone(),
+                command: first,
+                clock: clocks[0],
+            },
+            EngineSpec {
+                name: names[1].clone(),
+                command: second,
+                clock: clocks[1],
+            },
+        ],
+        openings,
+        games,
+        concurrency: args.concurrency.max(1),
+        move_timeout: seconds(args.move_timeout, "--move-timeout")?,
+        grace: seconds(args.grace, "--grace")?,
+        sprt,
+    })
+}
+
+fn run_match(args: MatchArgs) -> ExitCode {
+    let config = match match_config(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("oxello match: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let names = [
+        config.engines[0].name.as_str(),
+        config.engines[1].name.as_str(),
+    ];
+    let mut done = 0;
+    let report = run_match_games(&config, |_, tally| {
+        done += 1;
+        eprintln!(
+            "{}",
+            summary::progress_line(done, config.games, tally, names)
+        );
+    });
+    if let Some(path) = &args.ggf_out {
+        let records: String = report
+            .results
+            .iter()
+            .map(|g| record::ggf(g, names) + "\n")
+            .collect();
+        if let Err(e) = std::fs::write(path, records) {
+            eprintln!("oxello match: {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    if args.json {
+        println!("{}", summary::json(&report, names));
+    } else {
+        print!("{}", summary::text(&report, names));
+    }
     ExitCode::SUCCESS
 }

@@ -103,19 +103,19 @@ fn progress_lines(r: &Report) -> String {
 }
 
 impl<W: Write> Session<W> {
-    pub fn new(input: Receiver<Input>, out: W, hash_mib: usize) -> Session<W> {
+    pub fn new(input: Receiver<Input>, out: W, options: &super::Options) -> Session<W> {
         Session {
             input,
             pending: VecDeque::new(),
             input_closed: false,
             out,
-            engine: Engine::new(hash_mib),
+            engine: Engine::new(options.hash_mib),
             game: Game::default(),
             komi: 0.0,
             clock: Clock::Untimed,
             left: [None, None],
-            fixed_depth: None,
-            move_time: None,
+            fixed_depth: options.depth.filter(|&d| d > 0),
+            move_time: options.move_time,
         }
     }
 

@@ -62,15 +62,25 @@ fn keep(line: &mut Vec<u8>, bytes: &[u8], overlong: &mut bool) {
     line.extend_from_slice(&bytes[..bytes.len().min(room)]);
 }
 
+/// Start-up settings of the GTP engine.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub hash_mib: usize,
+    /// Fixed search depth per move, as `oxello-depth`.
+    pub depth: Option<u32>,
+    /// Fixed time per move in seconds, as `oxello-move_time`.
+    pub move_time: Option<f64>,
+}
+
 /// Runs the GTP engine on stdin/stdout until `quit` or EOF.
-pub fn run(hash_mib: usize) {
+pub fn run(options: Options) {
     let (tx, rx) = unbounded();
     std::thread::Builder::new()
         .name("stdin".into())
         .spawn(move || read_lines(std::io::stdin().lock(), tx))
         .expect("cannot start the input thread");
     let stdout = std::io::stdout();
-    let mut session = dispatch::Session::new(rx, stdout.lock(), hash_mib);
+    let mut session = dispatch::Session::new(rx, stdout.lock(), &options);
     session.run();
     let _ = std::io::stdout().flush();
 }

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Plays oxello against GRhino's gtp-rhino on XOT openings, each opening with both colours.
+#   scripts/match-vs-grhino.sh [games] [rhino level] [seconds per move for oxello] [concurrency]
+# gtp-rhino plays by level, not by clock, so only oxello gets a clock; rhino may think as
+# long as it likes (level 5 takes up to ~2 minutes on some endgame moves).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+games=${1:-100}
+level=${2:-3}
+per_move=${3:-1}
+concurrency=${4:-2}
+openings=${OPENINGS:-../shared/data/xot_openingslarge.txt}
+
+if [ ! -x /usr/games/gtp-rhino ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq grhino
+fi
+cargo build --release -q
+mkdir -p target/matches
+out=target/matches/oxello-vs-rhino-l$level
+./target/release/oxello match \
+  --engine "./target/release/oxello" --name oxello \
+  --engine "/usr/games/gtp-rhino -l $level" --name "gtp-rhino-l$level" \
+  --time-per-move "$per_move" --time-per-move 0 \
+  --openings "$openings" --seed 2026 \
+  --games "$games" --concurrency "$concurrency" \
+  --ggf-out "$out.ggf" | tee "$out.txt"

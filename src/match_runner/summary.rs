@@ -1,0 +1,201 @@
+//! The end-of-match summary, as text for people and JSON for scripts.
+
+use super::stats::SprtVerdict;
+use super::{GameResult, MatchReport};
+use std::fmt::Write;
+
+fn signed_elo(x: f64) -> String {
+    if x.is_infinite() {
+        if x > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        }
+    } else {
+        format!("{x:+.0}")
+    }
+}
+
+/// Forfeits by engine and reason: `(engine, reason, count)`, sorted.
+fn forfeits(results: &[GameResult]) -> Vec<(usize, &'static str, usize)> {
+    let mut counts: Vec<(usize, &'static str, usize)> = Vec::new();
+    for (loser, reason) in results.iter().filter_map(|g| g.forfeit.as_ref()) {
+        match counts
+            .iter_mut()
+            .find(|(l, r, _)| l == loser && *r == reason.kind())
+        {
+            Some(entry) => entry.2 += 1,
+            None => counts.push((*loser, reason.kind(), 1)),
+        }
+    }
+    counts.sort();
+    counts
+}
+
+fn mean_disc_difference(results: &[GameResult]) -> f64 {
+    let n = results.len().max(1) as f64;
+    results
+        .iter()
+        .map(|g| f64::from(g.first_disc_difference()))
+        .sum::<f64>()
+        / n
+}
+
+fn longest(results: &[GameResult], engine: usize) -> f64 {
+    results
+        .iter()
+        .map(|g| g.longest_move[engine])
+        .fold(0.0, f64::max)
+}
+
+/// A one-line progress report.
+pub fn progress_line(
+    done: usize,
+    total: usize,
+    report_tally: &super::stats::Tally,
+    names: [&str; 2],
+) -> String {
+    let (elo, lo, hi) = report_tally.elo();
+    format!(
+        "[{done}/{total}] {} vs {}: W-D-L {}-{}-{}, score {:.1}%, Elo {} [{}, {}]",
+        names[0],
+        names[1],
+        report_tally.wins,
+        report_tally.draws,
+        report_tally.losses,
+        100.0 * report_tally.score(),
+        signed_elo(elo),
+        signed_elo(lo),
+        signed_elo(hi)
+    )
+}
+
+pub fn text(report: &MatchReport, names: [&str; 2]) -> String {
+    let t = &report.tally;
+    let (elo, lo, hi) = t.elo();
+    let mut out = String::new();
+    let _ = writeln!(out, "{} vs {}: {} games", names[0], names[1], t.games());
+    let _ = writeln!(
+        out,
+        "{}: W-D-L {}-{}-{}, score {:.1}%, Elo {} (95% interval {} to {})",
+        names[0],
+        t.wins,
+        t.draws,
+        t.losses,
+        100.0 * t.score(),
+        signed_elo(elo),
+        signed_elo(lo),
+        signed_elo(hi)
+    );
+    let _ = writeln!(
+        out,
+        "mean disc differential for {}: {:+.2}",
+        names[0],
+        mean_disc_difference(&report.results)
+    );
+    let lost = forfeits(&report.results);
+    if lost.is_empty() {
+        let _ = writeln!(out, "forfeits: none");
+    }
+    for (engine, reason, count) in lost {
+        let _ = writeln!(
+            out,
+            "forfeits: {} lost {count} game(s): {reason}",
+            names[engine]
+        );
+    }
+    for (i, name) in names.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "longest move by {name}: {:.2} s",
+            longest(&report.results, i)
+        );
+    }
+    if let Some((verdict, llr)) = report.sprt {
+        let word = match verdict {
+            SprtVerdict::AcceptH0 => "H0 accepted",
+            SprtVerdict::AcceptH1 => "H1 accepted",
+            SprtVerdict::Continue => "no decision",
+        };
+        let _ = writeln!(out, "SPRT: {word} (LLR {llr:.2})");
+    }
+    out
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn json_number(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.2}")
+    } else {
+        "null".into()
+    }
+}
+
+pub fn json(report: &MatchReport, names: [&str; 2]) -> String {
+    let t = &report.tally;
+    let (elo, lo, hi) = t.elo();
+    let forfeits: Vec<String> = forfeits(&report.results)
+        .into_iter()
+        .map(|(e, r, n)| {
+            format!(
+                "{{\"engine\":{},\"reason\":{},\"games\":{n}}}",
+                json_string(names[e]),
+                json_string(r)
+            )
+        })
+        .collect();
+    let games: Vec<String> = report
+        .results
+        .iter()
+        .map(|g| {
+            format!(
+                "{{\"game\":{},\"black\":{},\"black_score\":{},\"forfeit\":{}}}",
+                g.index + 1,
+                json_string(names[g.black]),
+                g.black_score,
+                g.forfeit.as_ref().map_or("null".into(), |(e, r)| format!(
+                    "{{\"engine\":{},\"reason\":{}}}",
+                    json_string(names[*e]),
+                    json_string(r.kind())
+                ))
+            )
+        })
+        .collect();
+    let sprt = report.sprt.map_or("null".into(), |(v, llr)| {
+        format!("{{\"verdict\":\"{v:?}\",\"llr\":{}}}", json_number(llr))
+    });
+    format!(
+        "{{\"engines\":[{},{}],\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{},\"elo\":{},\"elo_low\":{},\"elo_high\":{},\"mean_disc_difference\":{},\"longest_move\":[{},{}],\"forfeits\":[{}],\"sprt\":{},\"results\":[{}]}}",
+        json_string(names[0]),
+        json_string(names[1]),
+        t.games(),
+        t.wins,
+        t.draws,
+        t.losses,
+        json_number(t.score()),
+        json_number(elo),
+        json_number(lo),
+        json_number(hi),
+        json_number(mean_disc_difference(&report.results)),
+        json_number(longest(&report.results, 0)),
+        json_number(longest(&report.results, 1)),
+        forfeits.join(","),
+        sprt,
+        games.join(",")
+    )
+}

@@ -1,0 +1,260 @@
+//! `oxello match`: a short self-play match checked game by game, and broken engines that
+//! must lose with the right reason while the match still completes.
+
+mod common;
+
+use oxello::board::Color;
+use oxello::game::Game;
+use oxello::notation::parse_square;
+use std::process::Command;
+
+fn oxello() -> &'static str {
+    env!("CARGO_BIN_EXE_oxello")
+}
+
+fn path(rel: &str) -> String {
+    format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run_match(args: &[&str]) -> String {
+    run_match_with_env(args, &[])
+}
+
+fn run_match_with_env(args: &[&str], env: &[(&str, &str)]) -> String {
+    let out = Command::new(oxello())
+        .arg("match")
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .expect("run oxello match");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A GGF property's value: `tag[value]`.
+fn property<'a>(record: &'a str, tag: &str) -> &'a str {
+    let start = record
+        .find(&format!("{tag}["))
+        .unwrap_or_else(|| panic!("no {tag} in {record}"))
+        + tag.len()
+        + 1;
+    &record[start..start + record[start..].find(']').unwrap()]
+}
+
+/// The moves of a GGF record: (colour, square or None for a pass).
+fn ggf_moves(record: &str) -> Vec<(Color, Option<u32>)> {
+    let body = &record[record.find("BO[").unwrap()..];
+    let mut moves = Vec::new();
+    for part in body.split(']').skip(1) {
+        let (tag, value) = match part.split_once('[') {
+            Some(t) => t,
+            None => continue,
+        };
+        let colour = match tag {
+            "B" => Color::Black,
+            "W" => Color::White,
+            _ => continue,
+        };
+        let mv = value.split('/').next().unwrap();
+        moves.push((
+            colour,
+            if mv == "PA" {
+                None
+            } else {
+                Some(parse_square(mv).unwrap())
+            },
+        ));
+    }
+    moves
+}
+
+#[test]
+fn self_play_match_records_replay_and_colours_swap() {
+    let ggf = std::env::temp_dir().join(format!("oxello-match-{}.ggf", std::process::id()));
+    let engine = format!("{} --depth 3 --hash 4", oxello());
+    let json = run_match(&[
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--name",
+        "one",
+        "--name",
+        "two",
+        "--openings",
+        &path("tests/data/openings-8.txt"),
+        "--games",
+        "8",
+        "--concurrency",
+        "2",
+        "--ggf-out",
+        ggf.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(json.contains("\"games\":8"), "{json}");
+    assert!(json.contains("\"forfeits\":[]"), "{json}");
+    let text = std::fs::read_to_string(&ggf).unwrap();
+    let _ = std::fs::remove_file(&ggf);
+    let records: Vec<&str> = text.lines().collect();
+    assert_eq!(records.len(), 8);
+    let openings: Vec<String> = common::data("openings-8.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.trim().to_string())
+        .collect();
+    for (i, record) in records.iter().enumerate() {
+        // Replay with the runner's colours; every pass must be forced.
+        let mut game = Game::default();
+        for (colour, mv) in ggf_moves(record) {
+            match mv {
+                Some(sq) => {
+                    assert_eq!(game.next_to_play(), Some(colour), "game {i}: wrong side");
+                    if game.position().side != colour {
+                        panic!("game {i}: an implied pass was not recorded");
+                    }
+                    game.play(colour, sq)
+                        .unwrap_or_else(|_| panic!("game {i}: illegal move"));
+                }
+                None => game
+                    .pass(colour)
+                    .unwrap_or_else(|_| panic!("game {i}: a pass with moves")),
+            }
+        }
+        assert!(game.is_over(), "game {i} unfinished");
+        let re: f64 = property(record, "RE").parse().unwrap();
+        assert_eq!(re as i32, game.position().black_final_score(), "game {i}");
+        // Games 2k and 2k+1 play opening k, with colours swapped.
+        let transcript: String = game
+            .moves()
+            .iter()
+            .map(|&m| oxello::notation::square_name(m))
+            .collect();
+        assert!(
+            transcript.starts_with(&openings[i / 2]),
+            "game {i} did not start with its opening"
+        );
+        if i % 2 == 1 {
+            let prev = records[i - 1];
+            assert_eq!(property(record, "PB"), property(prev, "PW"));
+            assert_eq!(property(record, "PW"), property(prev, "PB"));
+        }
+    }
+}
+
+fn broken_match(script: &str, extra: &[&str]) -> String {
+    broken_match_with_env(script, extra, &[])
+}
+
+fn broken_match_with_env(script: &str, extra: &[&str], env: &[(&str, &str)]) -> String {
+    let good = format!("{} --depth 1 --hash 1", oxello());
+    let bad = path(&format!("tests/engines/{script}"));
+    let mut args = vec![
+        "--engine", &good, "--engine", &bad, "--name", "good", "--name", "bad", "--games", "2",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    run_match_with_env(&args, env)
+}
+
+fn assert_lost_both(json: &str, reason: &str) {
+    assert!(json.contains("\"wins\":2"), "{json}");
+    assert!(
+        json.contains(&format!(
+            "{{\"engine\":\"bad\",\"reason\":\"{reason}\",\"games\":2}}"
+        )),
+        "expected two '{reason}' forfeits: {json}"
+    );
+}
+
+#[test]
+fn an_illegal_move_loses() {
+    assert_lost_both(&broken_match("illegal-move.sh", &[]), "illegal move");
+}
+
+#[test]
+fn a_pass_with_legal_moves_loses() {
+    assert_lost_both(&broken_match("false-pass.sh", &[]), "pass with legal moves");
+}
+
+#[test]
+fn a_malformed_move_loses() {
+    assert_lost_both(&broken_match("malformed.sh", &[]), "malformed reply");
+}
+
+#[test]
+fn an_engine_that_exits_loses_and_is_restarted() {
+    let log = std::env::temp_dir().join(format!("oxello-exits-{}.log", std::process::id()));
+    let log_path = log.to_str().unwrap();
+    assert_lost_both(
+        &broken_match_with_env("exits.sh", &[], &[("BROKEN_LOG", log_path)]),
+        "crashed",
+    );
+    let starts = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .count();
+    let _ = std::fs::remove_file(&log);
+    assert_eq!(
+        starts, 2,
+        "the engine was not restarted for the second game"
+    );
+}
+
+#[test]
+fn an_engine_that_never_answers_loses() {
+    assert_lost_both(
+        &broken_match("silent.sh", &["--move-timeout", "1"]),
+        "no answer",
+    );
+    // With a clock, silence is a loss on time.
+    assert_lost_both(
+        &broken_match("silent.sh", &["--time-per-move", "0.5"]),
+        "out of time",
+    );
+}
+
+#[test]
+fn random_openings_and_text_summary() {
+    let engine = format!("{} --depth 1 --hash 1", oxello());
+    let text = run_match(&[
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--games",
+        "4",
+        "--seed",
+        "7",
+        "--random-plies",
+        "6",
+    ]);
+    assert!(text.contains("oxello#1 vs oxello#2: 4 games"), "{text}");
+    assert!(text.contains("W-D-L"), "{text}");
+    assert!(text.contains("forfeits: none"), "{text}");
+}
+
+#[test]
+fn bad_arguments_fail_cleanly() {
+    let out = Command::new(oxello())
+        .args(["match", "--engine", "x"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let out = Command::new(oxello())
+        .args([
+            "match",
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+            "--openings",
+            "/nonexistent",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}
