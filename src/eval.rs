@@ -104,26 +104,12 @@ fn stable_count(p: u64, o: u64) -> i32 {
     }
 }
 
-/// A weight at the start of the game and one at the end; interpolated by empties.
-#[derive(Copy, Clone)]
-struct Weight(i32, i32);
+/// The number of evaluation features.
+pub const FEATURES: usize = 10;
 
-impl Weight {
-    #[inline]
-    fn at(self, empties: i32) -> i32 {
-        (self.0 * empties + self.1 * (60 - empties)) / 60
-    }
-}
-
-const MOBILITY: Weight = Weight(70, 40);
-const POTENTIAL_MOBILITY: Weight = Weight(25, 10);
-const CORNER: Weight = Weight(500, 250);
-const X_SQUARE: Weight = Weight(-300, -120);
-const C_SQUARE: Weight = Weight(-100, -40);
-const SAFE_EDGE: Weight = Weight(20, 10);
-const STABLE: Weight = Weight(120, 100);
-const DISCS: Weight = Weight(-8, 60);
-const PARITY: Weight = Weight(0, 150);
+/// Empties per weight set: phase `e / PHASE_WIDTH` has its own weights.
+pub const PHASE_WIDTH: u32 = 4;
+pub const PHASES: usize = (60 / PHASE_WIDTH as usize) + 1;
 
 /// Count difference of player's and opponent's discs on `mask`.
 #[inline]
@@ -131,17 +117,17 @@ fn diff(p: u64, o: u64, mask: u64) -> i32 {
     (p & mask).count_ones() as i32 - (o & mask).count_ones() as i32
 }
 
-/// The static evaluation of `b` for the side to move, in centi-discs.
-pub fn evaluate(b: &Board) -> i32 {
+/// The features of `b` for the side to move: mobility, potential mobility, corners, X-squares
+/// and C-squares next to empty corners, safe edge squares, stable discs, discs (all as
+/// player-minus-opponent differences), parity (+1 when the empties are odd) and a constant.
+#[inline]
+pub fn features(b: &Board) -> [i32; FEATURES] {
     let (p, o) = (b.player, b.opponent);
     let empty = b.empties();
-    let e = empty.count_ones() as i32;
-
     let mobility = legal_moves(p, o).count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
     // Empty squares next to the opponent are where the player's future moves come from.
     let potential =
         (neighbours(o) & empty).count_ones() as i32 - (neighbours(p) & empty).count_ones() as i32;
-
     let mut x_squares = 0;
     let mut c_squares = 0;
     for &(corner, x, c) in &CORNER_NEIGHBOURS {
@@ -150,16 +136,46 @@ pub fn evaluate(b: &Board) -> i32 {
             c_squares += diff(p, o, c);
         }
     }
-    let stable = stable_count(p, o) - stable_count(o, p);
-    let parity = if e % 2 == 1 { 1 } else { -1 };
-
-    MOBILITY.at(e) * mobility
-        + POTENTIAL_MOBILITY.at(e) * potential
-        + CORNER.at(e) * diff(p, o, CORNERS)
-        + X_SQUARE.at(e) * x_squares
-        + C_SQUARE.at(e) * c_squares
-        + SAFE_EDGE.at(e) * diff(p, o, SAFE_EDGES)
-        + STABLE.at(e) * stable
-        + DISCS.at(e) * b.disc_difference()
-        + PARITY.at(e) * parity
+    let parity = if empty.count_ones() % 2 == 1 { 1 } else { -1 };
+    [
+        mobility,
+        potential,
+        diff(p, o, CORNERS),
+        x_squares,
+        c_squares,
+        diff(p, o, SAFE_EDGES),
+        stable_count(p, o) - stable_count(o, p),
+        b.disc_difference(),
+        parity,
+        1,
+    ]
 }
+
+/// The static evaluation of `b` for the side to move, in centi-discs: a weighted sum of the
+/// features, with weights fitted per phase to tournament results (`examples/fit_eval.rs`).
+#[inline]
+pub fn evaluate(b: &Board) -> i32 {
+    let w = &WEIGHTS[(b.empty_count() / PHASE_WIDTH) as usize];
+    features(b).iter().zip(w).map(|(f, w)| f * w).sum()
+}
+
+/// Centi-disc weights per phase (empties / 4), in the order of [`features`].
+#[rustfmt::skip]
+static WEIGHTS: [[i32; FEATURES]; PHASES] = [
+    [407, -142, 63, -265, -226, -60, 113, 0, 129, -126], // empties 0-3: 0 positions
+    [407, -142, 63, -265, -226, -60, 113, 0, 129, -126], // empties 4-7: 18472 positions
+    [372, -111, 100, -295, -226, -45, 118, -11, 126, -167], // empties 8-11: 37327 positions
+    [343, -78, 117, -306, -223, -30, 120, -20, 124, -201], // empties 12-15: 56394 positions
+    [298, -45, 181, -360, -218, -3, 128, -41, 126, -262], // empties 16-19: 57126 positions
+    [259, -12, 198, -403, -191, 19, 135, -59, 131, -311], // empties 20-23: 57528 positions
+    [224, 18, 228, -445, -139, 32, 143, -73, 134, -341], // empties 24-27: 57781 positions
+    [193, 47, 295, -456, -91, 47, 153, -87, 139, -371], // empties 28-31: 57926 positions
+    [177, 65, 365, -448, -68, 59, 168, -101, 143, -398], // empties 32-35: 58037 positions
+    [170, 79, 351, -389, -86, 68, 232, -115, 149, -427], // empties 36-39: 58086 positions
+    [154, 101, 308, -322, -84, 74, 329, -120, 164, -449], // empties 40-43: 58109 positions
+    [135, 117, 224, -244, -46, 67, 331, -113, 200, -456], // empties 44-47: 58113 positions
+    [126, 100, 86, -180, -86, 55, 109, -102, 206, -411], // empties 48-51: 58116 positions
+    [118, 22, 7, -77, -65, -52, 7, -94, 94, -207], // empties 52-55: 58116 positions
+    [90, -13, 0, 5, 0, -69, 0, -67, 100, -44], // empties 56-59: 38744 positions
+    [82, -75, 0, 0, 0, 0, 0, -76, 228, 201], // empties 60-63: 19372 positions
+];
