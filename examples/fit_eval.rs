@@ -64,16 +64,17 @@ fn main() {
         })
         .collect();
     println!("static WEIGHTS: [[i32; FEATURES]; PHASES] = [");
-    for p in 0..PHASES {
+    for (p, count) in samples.iter().enumerate() {
         // A phase without a fit borrows the nearest later one.
-        let w = (p..PHASES)
-            .find_map(|q| fitted[q])
+        let w = fitted[p..]
+            .iter()
+            .find_map(|&f| f)
             .expect("some phase fitted");
-        let (lo, hi) = (
-            p as u32 * PHASE_WIDTH,
-            p as u32 * PHASE_WIDTH + PHASE_WIDTH - 1,
+        let lo = p as u32 * PHASE_WIDTH;
+        println!(
+            "    {w:?}, // empties {lo}-{}: {count} positions",
+            lo + PHASE_WIDTH - 1
         );
-        println!("    {w:?}, // empties {lo}-{hi}: {} positions", samples[p]);
     }
     println!("];");
 }
