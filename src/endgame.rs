@@ -4,11 +4,13 @@
 
 use crate::board::{flips, legal_moves, Board, Squares};
 use crate::eval::{neighbours, stable_discs, CORNERS, DISC};
-use crate::search::{MoveList, Searcher};
+use crate::search::{MoveList, Searcher, INFINITY};
 use crate::tt::{EXACT_DEPTH, NO_MOVE};
 
 /// From this many empties on, results go to the transposition table.
-const TABLE_EMPTIES: u32 = 10;
+const TABLE_EMPTIES: u32 = 8;
+/// From this many empties on, moves are ordered by a shallow midgame search.
+const SEARCH_SORT_EMPTIES: u32 = 14;
 /// Up to this many empties, moves are found square by square in parity order.
 const SHALLOW_EMPTIES: u32 = 6;
 
@@ -134,7 +136,11 @@ impl Searcher<'_> {
                 hash_move = p.best;
             }
         }
-        let mut list = endgame_moves(b, moves, hash_move);
+        let mut list = if empties >= SEARCH_SORT_EMPTIES {
+            self.searched_moves(b, moves, hash_move, empties)
+        } else {
+            endgame_moves(b, moves, hash_move)
+        };
         let alpha0 = alpha;
         let (mut best, mut best_sq) = (-65, NO_MOVE);
         let mut first = true;
@@ -174,6 +180,28 @@ impl Searcher<'_> {
             );
         }
         best
+    }
+}
+
+impl Searcher<'_> {
+    /// Far from the end a better order pays for itself: each move is scored by a shallow
+    /// midgame search of the position after it (deeper with more empties), plus mobility.
+    fn searched_moves(&mut self, b: &Board, moves: u64, hash_move: u8, empties: u32) -> MoveList {
+        let depth = if empties >= 20 {
+            2
+        } else if empties >= 17 {
+            1
+        } else {
+            0
+        };
+        MoveList::new(b, moves, |sq, child| {
+            if sq as u8 == hash_move {
+                return i32::MAX;
+            }
+            let replies = legal_moves(child.player, child.opponent);
+            let weighted = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            -self.pvs(child, depth, -INFINITY, INFINITY) - 4 * DISC * weighted
+        })
     }
 }
 
