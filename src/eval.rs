@@ -105,7 +105,7 @@ fn stable_count(p: u64, o: u64) -> i32 {
 }
 
 /// The number of evaluation features.
-pub const FEATURES: usize = 10;
+pub const FEATURES: usize = 12;
 
 /// Empties per weight set: phase `e / PHASE_WIDTH` has its own weights.
 pub const PHASE_WIDTH: u32 = 4;
@@ -119,12 +119,19 @@ fn diff(p: u64, o: u64, mask: u64) -> i32 {
 
 /// The features of `b` for the side to move: mobility, potential mobility, corners, X-squares
 /// and C-squares next to empty corners, safe edge squares, stable discs, discs (all as
-/// player-minus-opponent differences), parity (+1 when the empties are odd) and a constant.
+/// player-minus-opponent differences), parity (+1 when the empties are odd), a constant,
+/// corners that can be taken now, and frontier discs.
 #[inline]
 pub fn features(b: &Board) -> [i32; FEATURES] {
     let (p, o) = (b.player, b.opponent);
     let empty = b.empties();
-    let mobility = legal_moves(p, o).count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
+    let (my_moves, their_moves) = (legal_moves(p, o), legal_moves(o, p));
+    let mobility = my_moves.count_ones() as i32 - their_moves.count_ones() as i32;
+    // Corners that can be taken right now.
+    let corner_access =
+        (my_moves & CORNERS).count_ones() as i32 - (their_moves & CORNERS).count_ones() as i32;
+    // Discs next to an empty square: the ones that give the opponent moves.
+    let frontier = diff(p, o, neighbours(empty));
     // Empty squares next to the opponent are where the player's future moves come from.
     let potential =
         (neighbours(o) & empty).count_ones() as i32 - (neighbours(p) & empty).count_ones() as i32;
@@ -148,6 +155,8 @@ pub fn features(b: &Board) -> [i32; FEATURES] {
         b.disc_difference(),
         parity,
         1,
+        corner_access,
+        frontier,
     ]
 }
 
@@ -162,20 +171,20 @@ pub fn evaluate(b: &Board) -> i32 {
 /// Centi-disc weights per phase (empties / 4), in the order of [`features`].
 #[rustfmt::skip]
 static WEIGHTS: [[i32; FEATURES]; PHASES] = [
-    [407, -142, 63, -265, -226, -60, 113, 0, 129, -126], // empties 0-3: 0 positions
-    [407, -142, 63, -265, -226, -60, 113, 0, 129, -126], // empties 4-7: 18472 positions
-    [372, -111, 100, -295, -226, -45, 118, -11, 126, -167], // empties 8-11: 37327 positions
-    [343, -78, 117, -306, -223, -30, 120, -20, 124, -201], // empties 12-15: 56394 positions
-    [298, -45, 181, -360, -218, -3, 128, -41, 126, -262], // empties 16-19: 57126 positions
-    [259, -12, 198, -403, -191, 19, 135, -59, 131, -311], // empties 20-23: 57528 positions
-    [224, 18, 228, -445, -139, 32, 143, -73, 134, -341], // empties 24-27: 57781 positions
-    [193, 47, 295, -456, -91, 47, 153, -87, 139, -371], // empties 28-31: 57926 positions
-    [177, 65, 365, -448, -68, 59, 168, -101, 143, -398], // empties 32-35: 58037 positions
-    [170, 79, 351, -389, -86, 68, 232, -115, 149, -427], // empties 36-39: 58086 positions
-    [154, 101, 308, -322, -84, 74, 329, -120, 164, -449], // empties 40-43: 58109 positions
-    [135, 117, 224, -244, -46, 67, 331, -113, 200, -456], // empties 44-47: 58113 positions
-    [126, 100, 86, -180, -86, 55, 109, -102, 206, -411], // empties 48-51: 58116 positions
-    [118, 22, 7, -77, -65, -52, 7, -94, 94, -207], // empties 52-55: 58116 positions
-    [90, -13, 0, 5, 0, -69, 0, -67, 100, -44], // empties 56-59: 38744 positions
-    [82, -75, 0, 0, 0, 0, 0, -76, 228, 201], // empties 60-63: 19372 positions
+    [264, -166, 167, -112, -119, -28, 93, 21, 140, -152, 327, -135], // empties 0-3: 0 positions
+    [264, -166, 167, -112, -119, -28, 93, 21, 140, -152, 327, -135], // empties 4-7: 18472 positions
+    [236, -132, 218, -146, -120, -9, 92, 16, 133, -192, 311, -143], // empties 8-11: 37327 positions
+    [219, -96, 244, -157, -118, 9, 88, 13, 129, -227, 299, -148], // empties 12-15: 56394 positions
+    [183, -61, 310, -217, -120, 41, 88, 6, 124, -286, 276, -163], // empties 16-19: 57126 positions
+    [153, -26, 341, -251, -99, 67, 86, 2, 127, -335, 278, -177], // empties 20-23: 57528 positions
+    [132, 4, 368, -294, -61, 84, 87, -1, 132, -370, 266, -185], // empties 24-27: 57781 positions
+    [112, 32, 414, -296, -22, 100, 92, -2, 139, -403, 277, -195], // empties 28-31: 57926 positions
+    [111, 48, 415, -358, -11, 112, 106, -3, 143, -433, 186, -202], // empties 32-35: 58037 positions
+    [120, 62, 368, -363, -51, 123, 167, -5, 146, -460, 87, -204], // empties 36-39: 58086 positions
+    [121, 84, 303, -317, -76, 130, 266, 1, 152, -477, 22, -202], // empties 40-43: 58109 positions
+    [121, 105, 220, -225, -58, 109, 317, -6, 185, -469, 68, -155], // empties 44-47: 58113 positions
+    [123, 91, 84, -172, -94, 85, 108, -13, 192, -414, 97, -116], // empties 48-51: 58116 positions
+    [118, 17, 7, -75, -65, -42, 7, -20, 88, -209, 51, -87], // empties 52-55: 58116 positions
+    [92, -16, 0, 5, 0, -62, 0, 51, 93, -52, 0, -130], // empties 56-59: 38744 positions
+    [82, -75, 0, 0, 0, 0, 0, -39, 227, 199, 0, -39], // empties 60-63: 19372 positions
 ];

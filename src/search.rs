@@ -29,6 +29,9 @@ pub struct Limits {
     pub wld: bool,
     /// How many best lines to report.
     pub lines: usize,
+    /// The most empties an exact solve may be tried at before the midgame search reaches the
+    /// end by itself (a time budget's guess of what can finish).
+    pub exact_empties: Option<u32>,
 }
 
 impl Default for Limits {
@@ -40,6 +43,7 @@ impl Default for Limits {
             hard_time: None,
             wld: false,
             lines: 1,
+            exact_empties: None,
         }
     }
 }
@@ -167,7 +171,8 @@ impl<'a> Searcher<'a> {
         // at most twice that depth (or the next iteration would reach the end anyway).
         let mut completed = 0;
         loop {
-            let exact = completed + 1 >= empties || empties <= 2 * completed;
+            let solvable = limits.exact_empties.is_none_or(|e| empties <= e);
+            let exact = completed + 1 >= empties || (empties <= 2 * completed && solvable);
             if !exact && completed >= max_depth {
                 break;
             }

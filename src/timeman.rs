@@ -137,3 +137,10 @@ fn plan(left: Remaining, byoyomi: f64, stones: u64, empties: u32) -> (f64, f64) 
     let hard = (share * 3.0).min(usable * 0.4 + cushion * 0.9);
     (share.min(hard), hard)
 }
+
+/// The most empties an exact solve is likely to finish at within `soft` (the solver's time
+/// grows about 2.2 times per empty: 20 empties take about a second here).
+pub fn solvable_empties(soft: Duration) -> u32 {
+    let secs = soft.as_secs_f64().max(0.01);
+    (20.0 + 1.3 * secs.log2()).clamp(10.0, 40.0) as u32
+}

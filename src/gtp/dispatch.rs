@@ -10,7 +10,7 @@ use crate::game::{Game, GameError};
 use crate::notation::square_name;
 use crate::perft::{perft, PerftMode};
 use crate::search::{Limits, Report};
-use crate::timeman::{Clock, Remaining};
+use crate::timeman::{solvable_empties, Clock, Remaining};
 use crossbeam_channel::{select, Receiver};
 use std::collections::VecDeque;
 use std::io::Write;
@@ -339,6 +339,7 @@ impl<W: Write> Session<W> {
             depth: self.fixed_depth,
             soft_time: timed.then_some(soft),
             hard_time: timed.then_some(hard),
+            exact_empties: timed.then(|| solvable_empties(soft)),
             ..Limits::default()
         }
     }
