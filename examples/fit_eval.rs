@@ -1,26 +1,40 @@
-//! Fits the evaluation weights to tournament games: every position of the WTHOR games from 59
-//! to 8 empties, labelled with the game's final disc differential (WOF rule) for the side to
-//! move, least squares per phase (with the neighbouring phases' positions, and a light ridge).
-//! Prints the table for `src/eval.rs`.
+//! Fits the evaluation to tournament games: every position of the WTHOR games from 59 to 8
+//! empties, labelled with the game's final disc differential (WOF rule) for the side to move.
+//! Per phase (with the neighbouring phases' positions too), alternately: the feature weights
+//! by least squares with a light ridge, then the edge-pattern table by averaging what the
+//! rest leaves unexplained, shrunk towards 0 for rare configurations. Every tenth game is
+//! held out to show the error the fit makes on games it has not seen.
+//!
+//! Writes `src/eval_edges.bin` and prints the feature table for `src/eval.rs`:
 //!
 //!     cargo run --release --example fit_eval [transcripts file]
 
-use oxello::eval::{features, FEATURES, PHASES, PHASE_WIDTH};
+use oxello::board::Color;
+use oxello::eval::{edge_indices, features, EDGE_CONFIGS, FEATURES, PHASES, PHASE_WIDTH};
 use oxello::game::Game;
+
+/// Rounds of alternating fits.
+const ROUNDS: usize = 12;
+/// Pseudo-count pulling a rarely seen edge configuration's value towards 0.
+const SHRINK: f64 = 30.0;
+
+struct Sample {
+    features: [f64; FEATURES],
+    edges: [usize; 4],
+    label: f64,
+}
 
 fn main() {
     let path = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "tests/data/wthor_2024_2025_transcripts.txt".into());
     let text = std::fs::read_to_string(&path).expect("read the transcripts");
-    // Normal equations per phase: sum of f f^T and sum of f * label.
-    let mut xtx = vec![[[0f64; FEATURES]; FEATURES]; PHASES];
-    let mut xty = vec![[0f64; FEATURES]; PHASES];
-    let mut samples = [0usize; PHASES];
-    for line in text
+    let mut train: Vec<Vec<Sample>> = (0..PHASES).map(|_| Vec::new()).collect();
+    let mut test: Vec<Vec<Sample>> = (0..PHASES).map(|_| Vec::new()).collect();
+    let games = text
         .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    for (n, line) in games.enumerate() {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let black: i32 = fields[1].parse().expect("score");
         let black_diff = f64::from(2 * black - 64) * 100.0;
@@ -30,20 +44,23 @@ fn main() {
             let pos = *game.position();
             let e = pos.board.empty_count();
             if (8..60).contains(&e) && pos.board.moves() != 0 {
-                let label = if pos.side == oxello::board::Color::Black {
+                let label = if pos.side == Color::Black {
                     black_diff
                 } else {
                     -black_diff
                 };
-                let f = features(&pos.board).map(f64::from);
                 let phase = (e / PHASE_WIDTH) as usize;
-                for p in phase.saturating_sub(1)..=(phase + 1).min(PHASES - 1) {
-                    samples[p] += 1;
-                    for i in 0..FEATURES {
-                        xty[p][i] += f[i] * label;
-                        for j in 0..FEATURES {
-                            xtx[p][i][j] += f[i] * f[j];
-                        }
+                let sample = || Sample {
+                    features: features(&pos.board).map(f64::from),
+                    edges: edge_indices(&pos.board),
+                    label,
+                };
+                if n % 10 == 9 {
+                    test[phase].push(sample());
+                } else {
+                    let neighbours = phase.saturating_sub(1)..=(phase + 1).min(PHASES - 1);
+                    for phase_samples in &mut train[neighbours] {
+                        phase_samples.push(sample());
                     }
                 }
             }
@@ -51,32 +68,129 @@ fn main() {
             game.play(c, m).expect("legal move");
         }
     }
-    let fitted: Vec<Option<[i32; FEATURES]>> = (0..PHASES)
-        .map(|p| {
-            // Too few positions (the last empties are solved exactly anyway): no fit.
-            (samples[p] >= 1000).then(|| {
-                let mut a = xtx[p];
-                for (i, row) in a.iter_mut().enumerate() {
-                    row[i] += 0.01 * samples[p] as f64;
-                }
-                solve(a, xty[p]).map(|x| x.round() as i32)
-            })
-        })
+    let fits: Vec<Option<([i32; FEATURES], Vec<i16>)>> = (0..PHASES)
+        .map(|p| (train[p].len() >= 1000).then(|| fit_phase(&train[p])))
         .collect();
+    let mut table = Vec::with_capacity(PHASES * EDGE_CONFIGS * 2);
     println!("static WEIGHTS: [[i32; FEATURES]; PHASES] = [");
-    for (p, count) in samples.iter().enumerate() {
-        // A phase without a fit borrows the nearest later one.
-        let w = fitted[p..]
+    for p in 0..PHASES {
+        // A phase without a fit (the last empties are solved exactly anyway) borrows the
+        // nearest later one.
+        let (w, edges) = fits[p..]
             .iter()
-            .find_map(|&f| f)
+            .find_map(|f| f.as_ref())
             .expect("some phase fitted");
         let lo = p as u32 * PHASE_WIDTH;
         println!(
-            "    {w:?}, // empties {lo}-{}: {count} positions",
-            lo + PHASE_WIDTH - 1
+            "    {w:?}, // empties {lo}-{}: {} positions, held-out error {}",
+            lo + PHASE_WIDTH - 1,
+            train[p].len(),
+            held_out(&train[p], &test[p], w, edges)
         );
+        table.extend(edges.iter().flat_map(|v| v.to_le_bytes()));
     }
     println!("];");
+    std::fs::write("src/eval_edges.bin", table).expect("write src/eval_edges.bin");
+}
+
+fn predict(s: &Sample, w: &[f64; FEATURES], edges: &[f64]) -> f64 {
+    let linear: f64 = s.features.iter().zip(w).map(|(f, w)| f * w).sum();
+    linear + s.edges.iter().map(|&i| edges[i]).sum::<f64>()
+}
+
+fn fit_phase(samples: &[Sample]) -> ([i32; FEATURES], Vec<i16>) {
+    let mut edges = vec![0f64; EDGE_CONFIGS];
+    for _ in 0..ROUNDS {
+        let w = fit_features(samples, &edges);
+        // Each edge value moves by the mean residual of the positions it appears in; the four
+        // edges of a position share its residual, so each takes a quarter.
+        let mut sum = vec![0f64; EDGE_CONFIGS];
+        let mut count = vec![0f64; EDGE_CONFIGS];
+        for s in samples {
+            let r = s.label - predict(s, &w, &edges);
+            for &i in &s.edges {
+                sum[i] += r / 4.0;
+                count[i] += 1.0;
+            }
+        }
+        for i in 0..EDGE_CONFIGS {
+            edges[i] += sum[i] / (count[i] + SHRINK);
+        }
+        symmetrize(&mut edges);
+    }
+    let w = fit_features(samples, &edges);
+    let edges = edges
+        .iter()
+        .map(|&v| v.round().clamp(-3000.0, 3000.0) as i16)
+        .collect();
+    (w.map(|x| x.round() as i32), edges)
+}
+
+/// The index of the same edge read from the other end: a1..h1 reversed, b2 and g2 swapped.
+fn mirror(index: usize) -> usize {
+    let mut digits = [0usize; 10];
+    let mut rest = index;
+    for d in digits.iter_mut() {
+        *d = rest % 3;
+        rest /= 3;
+    }
+    let order = [7, 6, 5, 4, 3, 2, 1, 0, 9, 8];
+    order.iter().rev().fold(0, |acc, &i| acc * 3 + digits[i])
+}
+
+/// An edge and its mirror image are the same shape on the board: give them one value, so
+/// that the evaluation is the same under all eight board symmetries.
+fn symmetrize(edges: &mut [f64]) {
+    for i in 0..EDGE_CONFIGS {
+        let m = mirror(i);
+        if m > i {
+            let mean = (edges[i] + edges[m]) / 2.0;
+            edges[i] = mean;
+            edges[m] = mean;
+        }
+    }
+}
+
+/// Least squares (light ridge) for the feature weights, the edge values held fixed.
+fn fit_features(samples: &[Sample], edges: &[f64]) -> [f64; FEATURES] {
+    let mut a = [[0f64; FEATURES]; FEATURES];
+    let mut b = [0f64; FEATURES];
+    for s in samples {
+        let y = s.label - s.edges.iter().map(|&i| edges[i]).sum::<f64>();
+        for (i, row) in a.iter_mut().enumerate() {
+            b[i] += s.features[i] * y;
+            for (cell, fj) in row.iter_mut().zip(&s.features) {
+                *cell += s.features[i] * fj;
+            }
+        }
+    }
+    for (i, row) in a.iter_mut().enumerate() {
+        row[i] += 0.01 * samples.len() as f64;
+    }
+    solve(a, b)
+}
+
+/// The mean error on the held-out games, and that of the features alone for comparison.
+fn held_out(train: &[Sample], test: &[Sample], w: &[i32; FEATURES], edges: &[i16]) -> String {
+    if test.is_empty() || train.is_empty() {
+        return "n/a".into();
+    }
+    let plain = fit_features(train, &vec![0.0; EDGE_CONFIGS]).map(|x| x.round() as i32);
+    format!(
+        "{:.2} discs (features alone {:.2})",
+        mean_error(test, w, edges) / 100.0,
+        mean_error(test, &plain, &vec![0; EDGE_CONFIGS]) / 100.0
+    )
+}
+
+fn mean_error(samples: &[Sample], w: &[i32; FEATURES], edges: &[i16]) -> f64 {
+    let w = w.map(f64::from);
+    let edges: Vec<f64> = edges.iter().map(|&v| f64::from(v)).collect();
+    let total: f64 = samples
+        .iter()
+        .map(|s| (s.label - predict(s, &w, &edges)).abs())
+        .sum();
+    total / samples.len().max(1) as f64
 }
 
 /// Gaussian elimination with partial pivoting.

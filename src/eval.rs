@@ -5,6 +5,7 @@
 //! the side to move, so a midgame score and an exact endgame score read the same way.
 
 use crate::board::{legal_moves, Board};
+use crate::symmetry::{flip_diagonal, flip_vertical};
 
 /// Centi-discs per disc of final score.
 pub const DISC: i32 = 100;
@@ -160,31 +161,95 @@ pub fn features(b: &Board) -> [i32; FEATURES] {
     ]
 }
 
+/// Configurations of an edge pattern: the 8 edge squares and the 2 X-squares, 3 states each.
+pub const EDGE_CONFIGS: usize = 59049;
+
+/// `TERNARY[byte]`: the bits of a byte read as base-3 digits (bit i is worth 3^i).
+const TERNARY: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut v, mut pow, mut i) = (0u16, 1u16, 0);
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                v += pow;
+            }
+            pow *= 3;
+            i += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+/// Index of the row-1 edge pattern of (p, o): a1..h1 then b2 and g2 as base-3 digits
+/// (0 empty, 1 player, 2 opponent).
+#[inline]
+fn row1_edge_index(p: u64, o: u64) -> usize {
+    let x_square = |bit: u32| ((p >> bit & 1) + 2 * (o >> bit & 1)) as usize;
+    TERNARY[(p & 0xFF) as usize] as usize
+        + 2 * TERNARY[(o & 0xFF) as usize] as usize
+        + 6561 * x_square(9)
+        + 19683 * x_square(14)
+}
+
+/// The edge pattern indices of the four edges: each edge is brought to row 1 by a symmetry
+/// (row 8 by a vertical flip, file a by the diagonal flip, file h by both).
+#[inline]
+pub fn edge_indices(b: &Board) -> [usize; 4] {
+    let (p, o) = (b.player, b.opponent);
+    let (tp, to) = (flip_diagonal(p), flip_diagonal(o));
+    [
+        row1_edge_index(p, o),
+        row1_edge_index(flip_vertical(p), flip_vertical(o)),
+        row1_edge_index(tp, to),
+        row1_edge_index(flip_vertical(tp), flip_vertical(to)),
+    ]
+}
+
+/// Fitted edge-pattern values, centi-discs as little-endian i16, `EDGE_CONFIGS` per phase
+/// (written by `examples/fit_eval.rs`).
+static EDGE_VALUES: &[u8; PHASES * EDGE_CONFIGS * 2] = include_bytes!("eval_edges.bin");
+
+#[inline]
+fn edge_value(phase: usize, index: usize) -> i32 {
+    let at = 2 * (phase * EDGE_CONFIGS + index);
+    i32::from(i16::from_le_bytes([EDGE_VALUES[at], EDGE_VALUES[at + 1]]))
+}
+
 /// The static evaluation of `b` for the side to move, in centi-discs: a weighted sum of the
-/// features, with weights fitted per phase to tournament results (`examples/fit_eval.rs`).
+/// features plus the values of the four edge patterns, fitted per phase to tournament
+/// results (`examples/fit_eval.rs`).
 #[inline]
 pub fn evaluate(b: &Board) -> i32 {
-    let w = &WEIGHTS[(b.empty_count() / PHASE_WIDTH) as usize];
-    features(b).iter().zip(w).map(|(f, w)| f * w).sum()
+    let phase = (b.empty_count() / PHASE_WIDTH) as usize;
+    let w = &WEIGHTS[phase];
+    let linear: i32 = features(b).iter().zip(w).map(|(f, w)| f * w).sum();
+    linear
+        + edge_indices(b)
+            .iter()
+            .map(|&i| edge_value(phase, i))
+            .sum::<i32>()
 }
 
 /// Centi-disc weights per phase (empties / 4), in the order of [`features`].
 #[rustfmt::skip]
 static WEIGHTS: [[i32; FEATURES]; PHASES] = [
-    [264, -166, 167, -112, -119, -28, 93, 21, 140, -152, 327, -135], // empties 0-3: 0 positions
-    [264, -166, 167, -112, -119, -28, 93, 21, 140, -152, 327, -135], // empties 4-7: 18472 positions
-    [236, -132, 218, -146, -120, -9, 92, 16, 133, -192, 311, -143], // empties 8-11: 37327 positions
-    [219, -96, 244, -157, -118, 9, 88, 13, 129, -227, 299, -148], // empties 12-15: 56394 positions
-    [183, -61, 310, -217, -120, 41, 88, 6, 124, -286, 276, -163], // empties 16-19: 57126 positions
-    [153, -26, 341, -251, -99, 67, 86, 2, 127, -335, 278, -177], // empties 20-23: 57528 positions
-    [132, 4, 368, -294, -61, 84, 87, -1, 132, -370, 266, -185], // empties 24-27: 57781 positions
-    [112, 32, 414, -296, -22, 100, 92, -2, 139, -403, 277, -195], // empties 28-31: 57926 positions
-    [111, 48, 415, -358, -11, 112, 106, -3, 143, -433, 186, -202], // empties 32-35: 58037 positions
-    [120, 62, 368, -363, -51, 123, 167, -5, 146, -460, 87, -204], // empties 36-39: 58086 positions
-    [121, 84, 303, -317, -76, 130, 266, 1, 152, -477, 22, -202], // empties 40-43: 58109 positions
-    [121, 105, 220, -225, -58, 109, 317, -6, 185, -469, 68, -155], // empties 44-47: 58113 positions
-    [123, 91, 84, -172, -94, 85, 108, -13, 192, -414, 97, -116], // empties 48-51: 58116 positions
-    [118, 17, 7, -75, -65, -42, 7, -20, 88, -209, 51, -87], // empties 52-55: 58116 positions
-    [92, -16, 0, 5, 0, -62, 0, 51, 93, -52, 0, -130], // empties 56-59: 38744 positions
-    [82, -75, 0, 0, 0, 0, 0, -39, 227, 199, 0, -39], // empties 60-63: 19372 positions
+    [224, -147, 234, -74, -159, -16, 92, 26, 144, -85, 305, -158], // empties 0-3: 0 positions, held-out error n/a
+    [224, -147, 234, -74, -159, -16, 92, 26, 144, -85, 305, -158], // empties 4-7: 16612 positions, held-out error n/a
+    [207, -115, 284, -123, -168, 1, 91, 22, 136, -124, 272, -162], // empties 8-11: 33564 positions, held-out error 10.42 discs (features alone 11.06)
+    [194, -80, 285, -128, -152, 13, 93, 17, 130, -158, 251, -160], // empties 12-15: 50714 positions, held-out error 12.06 discs (features alone 12.37)
+    [174, -50, 317, -191, -157, 38, 101, 8, 129, -220, 223, -162], // empties 16-19: 51382 positions, held-out error 13.41 discs (features alone 13.63)
+    [154, -19, 305, -207, -133, 57, 108, -2, 136, -274, 224, -162], // empties 20-23: 51759 positions, held-out error 14.53 discs (features alone 14.91)
+    [141, 6, 300, -244, -114, 72, 113, -10, 141, -312, 200, -159], // empties 24-27: 51997 positions, held-out error 15.68 discs (features alone 15.92)
+    [124, 30, 340, -212, -84, 91, 118, -15, 141, -341, 206, -163], // empties 28-31: 52131 positions, held-out error 16.79 discs (features alone 16.94)
+    [118, 50, 322, -229, -74, 109, 135, -19, 137, -369, 112, -167], // empties 32-35: 52234 positions, held-out error 17.72 discs (features alone 17.95)
+    [120, 66, 250, -211, -126, 134, 186, -18, 135, -391, 103, -174], // empties 36-39: 52279 positions, held-out error 18.47 discs (features alone 18.87)
+    [120, 89, 202, -178, -163, 154, 269, -6, 142, -411, 64, -182], // empties 40-43: 52301 positions, held-out error 19.00 discs (features alone 19.39)
+    [119, 107, 141, -79, -184, 148, 251, -10, 178, -405, 33, -145], // empties 44-47: 52305 positions, held-out error 20.44 discs (features alone 20.56)
+    [125, 92, 56, -46, -104, 129, 79, -8, 191, -364, 30, -120], // empties 48-51: 52308 positions, held-out error 21.33 discs (features alone 21.33)
+    [124, 15, 6, -22, -65, 32, 6, -18, 91, -185, 34, -94], // empties 52-55: 52308 positions, held-out error 21.98 discs (features alone 21.99)
+    [98, -18, 0, 5, 0, -38, 0, 49, 99, -49, 0, -135], // empties 56-59: 34872 positions, held-out error 22.05 discs (features alone 22.05)
+    [88, -79, 0, 0, 0, 0, 0, -41, 238, 185, 0, -41], // empties 60-63: 17436 positions, held-out error n/a
 ];
