@@ -1,16 +1,19 @@
 //! Fits the evaluation to tournament games: every position of the WTHOR games from 59 to 8
 //! empties, labelled with the game's final disc differential (WOF rule) for the side to move.
 //! Per phase (with the neighbouring phases' positions too), alternately: the feature weights
-//! by least squares with a light ridge, then the edge-pattern table by averaging what the
+//! by least squares with a light ridge, then the edge and corner pattern tables by averaging what the
 //! rest leaves unexplained, shrunk towards 0 for rare configurations. Every tenth game is
 //! held out to show the error the fit makes on games it has not seen.
 //!
-//! Writes `src/eval_edges.bin` and prints the feature table for `src/eval.rs`:
+//! Writes `src/eval_patterns.bin` and prints the feature table for `src/eval.rs`:
 //!
 //!     cargo run --release --example fit_eval [transcripts file]
 
 use oxello::board::Color;
-use oxello::eval::{edge_indices, features, EDGE_CONFIGS, FEATURES, PHASES, PHASE_WIDTH};
+use oxello::eval::{
+    features, pattern_indices, EDGE_CONFIGS, FEATURES, PATTERN_INSTANCES, PATTERN_VALUES, PHASES,
+    PHASE_WIDTH,
+};
 use oxello::game::Game;
 
 /// Rounds of alternating fits.
@@ -20,7 +23,7 @@ const SHRINK: f64 = 30.0;
 
 struct Sample {
     features: [f64; FEATURES],
-    edges: [usize; 4],
+    patterns: [usize; PATTERN_INSTANCES],
     label: f64,
 }
 
@@ -52,7 +55,7 @@ fn main() {
                 let phase = (e / PHASE_WIDTH) as usize;
                 let sample = || Sample {
                     features: features(&pos.board).map(f64::from),
-                    edges: edge_indices(&pos.board),
+                    patterns: pattern_indices(&pos.board),
                     label,
                 };
                 if n % 10 == 9 {
@@ -71,12 +74,12 @@ fn main() {
     let fits: Vec<Option<([i32; FEATURES], Vec<i16>)>> = (0..PHASES)
         .map(|p| (train[p].len() >= 1000).then(|| fit_phase(&train[p])))
         .collect();
-    let mut table = Vec::with_capacity(PHASES * EDGE_CONFIGS * 2);
+    let mut table = Vec::with_capacity(PHASES * PATTERN_VALUES * 2);
     println!("static WEIGHTS: [[i32; FEATURES]; PHASES] = [");
     for p in 0..PHASES {
         // A phase without a fit (the last empties are solved exactly anyway) borrows the
         // nearest later one.
-        let (w, edges) = fits[p..]
+        let (w, values) = fits[p..]
             .iter()
             .find_map(|f| f.as_ref())
             .expect("some phase fitted");
@@ -85,78 +88,87 @@ fn main() {
             "    {w:?}, // empties {lo}-{}: {} positions, held-out error {}",
             lo + PHASE_WIDTH - 1,
             train[p].len(),
-            held_out(&train[p], &test[p], w, edges)
+            held_out(&train[p], &test[p], w, values)
         );
-        table.extend(edges.iter().flat_map(|v| v.to_le_bytes()));
+        table.extend(values.iter().flat_map(|v| v.to_le_bytes()));
     }
     println!("];");
-    std::fs::write("src/eval_edges.bin", table).expect("write src/eval_edges.bin");
+    std::fs::write("src/eval_patterns.bin", table).expect("write src/eval_patterns.bin");
 }
 
-fn predict(s: &Sample, w: &[f64; FEATURES], edges: &[f64]) -> f64 {
+fn predict(s: &Sample, w: &[f64; FEATURES], values: &[f64]) -> f64 {
     let linear: f64 = s.features.iter().zip(w).map(|(f, w)| f * w).sum();
-    linear + s.edges.iter().map(|&i| edges[i]).sum::<f64>()
+    linear + s.patterns.iter().map(|&i| values[i]).sum::<f64>()
 }
 
 fn fit_phase(samples: &[Sample]) -> ([i32; FEATURES], Vec<i16>) {
-    let mut edges = vec![0f64; EDGE_CONFIGS];
+    let mut values = vec![0f64; PATTERN_VALUES];
     for _ in 0..ROUNDS {
-        let w = fit_features(samples, &edges);
+        let w = fit_features(samples, &values);
         // Each edge value moves by the mean residual of the positions it appears in; the four
-        // edges of a position share its residual, so each takes a quarter.
-        let mut sum = vec![0f64; EDGE_CONFIGS];
-        let mut count = vec![0f64; EDGE_CONFIGS];
+        // patterns of a position share its residual, so each takes an eighth.
+        let mut sum = vec![0f64; PATTERN_VALUES];
+        let mut count = vec![0f64; PATTERN_VALUES];
         for s in samples {
-            let r = s.label - predict(s, &w, &edges);
-            for &i in &s.edges {
-                sum[i] += r / 4.0;
+            let r = s.label - predict(s, &w, &values);
+            for &i in &s.patterns {
+                sum[i] += r / PATTERN_INSTANCES as f64;
                 count[i] += 1.0;
             }
         }
-        for i in 0..EDGE_CONFIGS {
-            edges[i] += sum[i] / (count[i] + SHRINK);
+        for i in 0..PATTERN_VALUES {
+            values[i] += sum[i] / (count[i] + SHRINK);
         }
-        symmetrize(&mut edges);
+        symmetrize(&mut values);
     }
-    let w = fit_features(samples, &edges);
-    let edges = edges
+    let w = fit_features(samples, &values);
+    let values = values
         .iter()
         .map(|&v| v.round().clamp(-3000.0, 3000.0) as i16)
         .collect();
-    (w.map(|x| x.round() as i32), edges)
+    (w.map(|x| x.round() as i32), values)
 }
 
-/// The index of the same edge read from the other end: a1..h1 reversed, b2 and g2 swapped.
-fn mirror(index: usize) -> usize {
-    let mut digits = [0usize; 10];
+/// Base-3 digits of `index` rearranged: digit `order[k]` of the old becomes digit `k`.
+fn permute_digits<const N: usize>(index: usize, order: [usize; N]) -> usize {
+    let mut digits = [0usize; N];
     let mut rest = index;
     for d in digits.iter_mut() {
         *d = rest % 3;
         rest /= 3;
     }
-    let order = [7, 6, 5, 4, 3, 2, 1, 0, 9, 8];
     order.iter().rev().fold(0, |acc, &i| acc * 3 + digits[i])
 }
 
-/// An edge and its mirror image are the same shape on the board: give them one value, so
+/// The same pattern seen in its mirror image: an edge read from the other end (a1..h1
+/// reversed, b2 and g2 swapped), a corner transposed on its diagonal.
+fn twin(index: usize) -> usize {
+    if index < EDGE_CONFIGS {
+        permute_digits(index, [7, 6, 5, 4, 3, 2, 1, 0, 9, 8])
+    } else {
+        EDGE_CONFIGS + permute_digits(index - EDGE_CONFIGS, [0, 3, 6, 1, 4, 7, 2, 5, 8])
+    }
+}
+
+/// A pattern and its mirror image are the same shape on the board: give them one value, so
 /// that the evaluation is the same under all eight board symmetries.
-fn symmetrize(edges: &mut [f64]) {
-    for i in 0..EDGE_CONFIGS {
-        let m = mirror(i);
+fn symmetrize(values: &mut [f64]) {
+    for i in 0..PATTERN_VALUES {
+        let m = twin(i);
         if m > i {
-            let mean = (edges[i] + edges[m]) / 2.0;
-            edges[i] = mean;
-            edges[m] = mean;
+            let mean = (values[i] + values[m]) / 2.0;
+            values[i] = mean;
+            values[m] = mean;
         }
     }
 }
 
 /// Least squares (light ridge) for the feature weights, the edge values held fixed.
-fn fit_features(samples: &[Sample], edges: &[f64]) -> [f64; FEATURES] {
+fn fit_features(samples: &[Sample], values: &[f64]) -> [f64; FEATURES] {
     let mut a = [[0f64; FEATURES]; FEATURES];
     let mut b = [0f64; FEATURES];
     for s in samples {
-        let y = s.label - s.edges.iter().map(|&i| edges[i]).sum::<f64>();
+        let y = s.label - s.patterns.iter().map(|&i| values[i]).sum::<f64>();
         for (i, row) in a.iter_mut().enumerate() {
             b[i] += s.features[i] * y;
             for (cell, fj) in row.iter_mut().zip(&s.features) {
@@ -171,24 +183,24 @@ fn fit_features(samples: &[Sample], edges: &[f64]) -> [f64; FEATURES] {
 }
 
 /// The mean error on the held-out games, and that of the features alone for comparison.
-fn held_out(train: &[Sample], test: &[Sample], w: &[i32; FEATURES], edges: &[i16]) -> String {
+fn held_out(train: &[Sample], test: &[Sample], w: &[i32; FEATURES], values: &[i16]) -> String {
     if test.is_empty() || train.is_empty() {
         return "n/a".into();
     }
-    let plain = fit_features(train, &vec![0.0; EDGE_CONFIGS]).map(|x| x.round() as i32);
+    let plain = fit_features(train, &vec![0.0; PATTERN_VALUES]).map(|x| x.round() as i32);
     format!(
         "{:.2} discs (features alone {:.2})",
-        mean_error(test, w, edges) / 100.0,
-        mean_error(test, &plain, &vec![0; EDGE_CONFIGS]) / 100.0
+        mean_error(test, w, values) / 100.0,
+        mean_error(test, &plain, &vec![0; PATTERN_VALUES]) / 100.0
     )
 }
 
-fn mean_error(samples: &[Sample], w: &[i32; FEATURES], edges: &[i16]) -> f64 {
+fn mean_error(samples: &[Sample], w: &[i32; FEATURES], values: &[i16]) -> f64 {
     let w = w.map(f64::from);
-    let edges: Vec<f64> = edges.iter().map(|&v| f64::from(v)).collect();
+    let values: Vec<f64> = values.iter().map(|&v| f64::from(v)).collect();
     let total: f64 = samples
         .iter()
-        .map(|s| (s.label - predict(s, &w, &edges)).abs())
+        .map(|s| (s.label - predict(s, &w, &values)).abs())
         .sum();
     total / samples.len().max(1) as f64
 }

@@ -5,7 +5,7 @@
 //! the side to move, so a midgame score and an exact endgame score read the same way.
 
 use crate::board::{legal_moves, Board};
-use crate::symmetry::{flip_diagonal, flip_vertical};
+use crate::symmetry::{flip_diagonal, flip_horizontal, flip_vertical};
 
 /// Centi-discs per disc of final score.
 pub const DISC: i32 = 100;
@@ -163,6 +163,12 @@ pub fn features(b: &Board) -> [i32; FEATURES] {
 
 /// Configurations of an edge pattern: the 8 edge squares and the 2 X-squares, 3 states each.
 pub const EDGE_CONFIGS: usize = 59049;
+/// Configurations of a corner pattern: the 3x3 squares at a corner.
+pub const CORNER_CONFIGS: usize = 19683;
+/// Pattern values per phase: every edge configuration, then every corner configuration.
+pub const PATTERN_VALUES: usize = EDGE_CONFIGS + CORNER_CONFIGS;
+/// Patterns read from one board: 4 edges and 4 corners.
+pub const PATTERN_INSTANCES: usize = 8;
 
 /// `TERNARY[byte]`: the bits of a byte read as base-3 digits (bit i is worth 3^i).
 const TERNARY: [u16; 256] = {
@@ -194,32 +200,51 @@ fn row1_edge_index(p: u64, o: u64) -> usize {
         + 19683 * x_square(14)
 }
 
-/// The edge pattern indices of the four edges: each edge is brought to row 1 by a symmetry
-/// (row 8 by a vertical flip, file a by the diagonal flip, file h by both).
+/// Index of the a1 corner pattern of (p, o): a1 b1 c1, a2 b2 c2, a3 b3 c3 as base-3 digits.
 #[inline]
-pub fn edge_indices(b: &Board) -> [usize; 4] {
+fn a1_corner_index(p: u64, o: u64) -> usize {
+    let row = |x: u64, r: u32| TERNARY[(x >> (8 * r) & 7) as usize] as usize;
+    (row(p, 0) + 2 * row(o, 0))
+        + 27 * (row(p, 1) + 2 * row(o, 1))
+        + 729 * (row(p, 2) + 2 * row(o, 2))
+}
+
+/// The indices, into one phase's pattern values, of the four edges and the four corners.
+/// Each edge is brought to row 1 by a symmetry (row 8 by a vertical flip, file a by the
+/// diagonal flip, file h by both); each corner to a1 by file and row flips.
+#[inline]
+pub fn pattern_indices(b: &Board) -> [usize; PATTERN_INSTANCES] {
     let (p, o) = (b.player, b.opponent);
     let (tp, to) = (flip_diagonal(p), flip_diagonal(o));
+    let (vp, vo) = (flip_vertical(p), flip_vertical(o));
+    let (hp, ho) = (flip_horizontal(p), flip_horizontal(o));
     [
         row1_edge_index(p, o),
-        row1_edge_index(flip_vertical(p), flip_vertical(o)),
+        row1_edge_index(vp, vo),
         row1_edge_index(tp, to),
         row1_edge_index(flip_vertical(tp), flip_vertical(to)),
+        EDGE_CONFIGS + a1_corner_index(p, o),
+        EDGE_CONFIGS + a1_corner_index(hp, ho),
+        EDGE_CONFIGS + a1_corner_index(vp, vo),
+        EDGE_CONFIGS + a1_corner_index(flip_horizontal(vp), flip_horizontal(vo)),
     ]
 }
 
-/// Fitted edge-pattern values, centi-discs as little-endian i16, `EDGE_CONFIGS` per phase
+/// Fitted pattern values, centi-discs as little-endian i16, `PATTERN_VALUES` per phase
 /// (written by `examples/fit_eval.rs`).
-static EDGE_VALUES: &[u8; PHASES * EDGE_CONFIGS * 2] = include_bytes!("eval_edges.bin");
+static PATTERN_TABLE: &[u8; PHASES * PATTERN_VALUES * 2] = include_bytes!("eval_patterns.bin");
 
 #[inline]
-fn edge_value(phase: usize, index: usize) -> i32 {
-    let at = 2 * (phase * EDGE_CONFIGS + index);
-    i32::from(i16::from_le_bytes([EDGE_VALUES[at], EDGE_VALUES[at + 1]]))
+fn pattern_value(phase: usize, index: usize) -> i32 {
+    let at = 2 * (phase * PATTERN_VALUES + index);
+    i32::from(i16::from_le_bytes([
+        PATTERN_TABLE[at],
+        PATTERN_TABLE[at + 1],
+    ]))
 }
 
 /// The static evaluation of `b` for the side to move, in centi-discs: a weighted sum of the
-/// features plus the values of the four edge patterns, fitted per phase to tournament
+/// features plus the values of the edge and corner patterns, fitted per phase to tournament
 /// results (`examples/fit_eval.rs`).
 #[inline]
 pub fn evaluate(b: &Board) -> i32 {
@@ -227,29 +252,29 @@ pub fn evaluate(b: &Board) -> i32 {
     let w = &WEIGHTS[phase];
     let linear: i32 = features(b).iter().zip(w).map(|(f, w)| f * w).sum();
     linear
-        + edge_indices(b)
+        + pattern_indices(b)
             .iter()
-            .map(|&i| edge_value(phase, i))
+            .map(|&i| pattern_value(phase, i))
             .sum::<i32>()
 }
 
 /// Centi-disc weights per phase (empties / 4), in the order of [`features`].
 #[rustfmt::skip]
 static WEIGHTS: [[i32; FEATURES]; PHASES] = [
-    [224, -147, 234, -74, -159, -16, 92, 26, 144, -85, 305, -158], // empties 0-3: 0 positions, held-out error n/a
-    [224, -147, 234, -74, -159, -16, 92, 26, 144, -85, 305, -158], // empties 4-7: 16612 positions, held-out error n/a
-    [207, -115, 284, -123, -168, 1, 91, 22, 136, -124, 272, -162], // empties 8-11: 33564 positions, held-out error 10.42 discs (features alone 11.06)
-    [194, -80, 285, -128, -152, 13, 93, 17, 130, -158, 251, -160], // empties 12-15: 50714 positions, held-out error 12.06 discs (features alone 12.37)
-    [174, -50, 317, -191, -157, 38, 101, 8, 129, -220, 223, -162], // empties 16-19: 51382 positions, held-out error 13.41 discs (features alone 13.63)
-    [154, -19, 305, -207, -133, 57, 108, -2, 136, -274, 224, -162], // empties 20-23: 51759 positions, held-out error 14.53 discs (features alone 14.91)
-    [141, 6, 300, -244, -114, 72, 113, -10, 141, -312, 200, -159], // empties 24-27: 51997 positions, held-out error 15.68 discs (features alone 15.92)
-    [124, 30, 340, -212, -84, 91, 118, -15, 141, -341, 206, -163], // empties 28-31: 52131 positions, held-out error 16.79 discs (features alone 16.94)
-    [118, 50, 322, -229, -74, 109, 135, -19, 137, -369, 112, -167], // empties 32-35: 52234 positions, held-out error 17.72 discs (features alone 17.95)
-    [120, 66, 250, -211, -126, 134, 186, -18, 135, -391, 103, -174], // empties 36-39: 52279 positions, held-out error 18.47 discs (features alone 18.87)
-    [120, 89, 202, -178, -163, 154, 269, -6, 142, -411, 64, -182], // empties 40-43: 52301 positions, held-out error 19.00 discs (features alone 19.39)
-    [119, 107, 141, -79, -184, 148, 251, -10, 178, -405, 33, -145], // empties 44-47: 52305 positions, held-out error 20.44 discs (features alone 20.56)
-    [125, 92, 56, -46, -104, 129, 79, -8, 191, -364, 30, -120], // empties 48-51: 52308 positions, held-out error 21.33 discs (features alone 21.33)
-    [124, 15, 6, -22, -65, 32, 6, -18, 91, -185, 34, -94], // empties 52-55: 52308 positions, held-out error 21.98 discs (features alone 21.99)
-    [98, -18, 0, 5, 0, -38, 0, 49, 99, -49, 0, -135], // empties 56-59: 34872 positions, held-out error 22.05 discs (features alone 22.05)
-    [88, -79, 0, 0, 0, 0, 0, -41, 238, 185, 0, -41], // empties 60-63: 17436 positions, held-out error n/a
+    [236, -173, 224, -81, -160, -19, 94, 24, 141, -81, 342, -150], // empties 0-3: 0 positions, held-out error n/a
+    [236, -173, 224, -81, -160, -19, 94, 24, 141, -81, 342, -150], // empties 4-7: 16612 positions, held-out error n/a
+    [216, -140, 273, -131, -162, -2, 93, 21, 136, -121, 307, -159], // empties 8-11: 33564 positions, held-out error 10.00 discs (features alone 11.06)
+    [196, -93, 286, -136, -139, 14, 92, 16, 130, -160, 288, -161], // empties 12-15: 50714 positions, held-out error 11.70 discs (features alone 12.37)
+    [167, -52, 336, -202, -125, 42, 99, 7, 130, -230, 261, -170], // empties 16-19: 51382 positions, held-out error 13.04 discs (features alone 13.63)
+    [141, -15, 357, -235, -91, 66, 101, -1, 138, -291, 256, -178], // empties 20-23: 51759 positions, held-out error 14.18 discs (features alone 14.91)
+    [129, 8, 361, -287, -65, 82, 105, -8, 144, -331, 237, -181], // empties 24-27: 51997 positions, held-out error 15.38 discs (features alone 15.92)
+    [112, 30, 391, -270, -39, 100, 113, -11, 148, -364, 245, -191], // empties 28-31: 52131 positions, held-out error 16.60 discs (features alone 16.94)
+    [108, 51, 362, -298, -23, 115, 129, -13, 149, -397, 173, -198], // empties 32-35: 52234 positions, held-out error 17.48 discs (features alone 17.95)
+    [113, 72, 293, -261, -72, 125, 191, -13, 155, -426, 129, -199], // empties 36-39: 52279 positions, held-out error 18.10 discs (features alone 18.87)
+    [117, 98, 235, -213, -94, 128, 283, -4, 171, -452, 68, -198], // empties 40-43: 52301 positions, held-out error 18.62 discs (features alone 19.39)
+    [120, 116, 164, -103, -107, 107, 272, -4, 208, -448, 37, -165], // empties 44-47: 52305 positions, held-out error 20.22 discs (features alone 20.56)
+    [122, 99, 61, -61, -81, 92, 84, 9, 213, -409, 39, -156], // empties 48-51: 52308 positions, held-out error 21.21 discs (features alone 21.33)
+    [125, 13, 6, -37, -64, -4, 6, 6, 94, -208, 37, -137], // empties 52-55: 52308 positions, held-out error 21.93 discs (features alone 21.99)
+    [97, -17, 0, 5, 0, -47, 0, 41, 95, -62, 0, -134], // empties 56-59: 34872 positions, held-out error 22.04 discs (features alone 22.05)
+    [88, -78, 0, 0, 0, 0, 0, -40, 242, 187, 0, -40], // empties 60-63: 17436 positions, held-out error n/a
 ];

@@ -2,7 +2,7 @@
 //! and stable discs (which must survive any continuation of the game).
 
 use oxello::board::{Board, Squares};
-use oxello::eval::{edge_indices, evaluate, neighbours, stable_discs};
+use oxello::eval::{evaluate, neighbours, pattern_indices, stable_discs, EDGE_CONFIGS};
 use proptest::prelude::*;
 
 fn random_walk(mut b: Board, mut rng: u64, plies: u32) -> Board {
@@ -66,15 +66,19 @@ proptest! {
     }
 
     #[test]
-    fn edge_indices_read_the_four_edges(seed in any::<u64>(), plies in 0u32..60) {
+    fn pattern_indices_read_the_four_edges_and_corners(seed in any::<u64>(), plies in 0u32..60) {
         let b = random_walk(Board::START, seed | 1, plies);
         let expected = [
             reference_index(&b, &["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "b2", "g2"]),
             reference_index(&b, &["a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8", "b7", "g7"]),
             reference_index(&b, &["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "b2", "b7"]),
             reference_index(&b, &["h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "g2", "g7"]),
+            EDGE_CONFIGS + reference_index(&b, &["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"]),
+            EDGE_CONFIGS + reference_index(&b, &["h1", "g1", "f1", "h2", "g2", "f2", "h3", "g3", "f3"]),
+            EDGE_CONFIGS + reference_index(&b, &["a8", "b8", "c8", "a7", "b7", "c7", "a6", "b6", "c6"]),
+            EDGE_CONFIGS + reference_index(&b, &["h8", "g8", "f8", "h7", "g7", "f7", "h6", "g6", "f6"]),
         ];
-        prop_assert_eq!(edge_indices(&b), expected);
+        prop_assert_eq!(pattern_indices(&b), expected);
     }
 
     #[test]
