@@ -90,6 +90,9 @@ pub struct Searcher<'a> {
     node_limit: u64,
     deadline: Option<Instant>,
     pub(crate) stopped: bool,
+    /// A root move proven better than the previous best in the iteration under way, kept in
+    /// case the iteration is stopped before it ends.
+    improvement: Option<RootMove>,
 }
 
 #[derive(Copy, Clone)]
@@ -108,6 +111,7 @@ impl<'a> Searcher<'a> {
             node_limit: u64::MAX,
             deadline: None,
             stopped: false,
+            improvement: None,
         }
     }
 
@@ -176,12 +180,18 @@ impl<'a> Searcher<'a> {
             if !exact && completed >= max_depth {
                 break;
             }
+            self.improvement = None;
             let score = if exact {
                 self.root_endgame(board, &mut root, lines, limits.wld)
             } else {
                 self.root_aspiration(board, completed as i32 + 1, &mut root, lines, report.score)
             };
             if self.stopped {
+                // A move that beat the old best in the unfinished iteration is the better bet.
+                if let Some(m) = self.improvement.filter(|_| report.depth > 0) {
+                    report.lines = vec![self.line(board, &m)];
+                    report.score = m.score;
+                }
                 break;
             }
             report = Report {
@@ -337,6 +347,9 @@ impl<'a> Searcher<'a> {
             };
             if self.stopped {
                 return kept.first().copied().unwrap_or(alpha);
+            }
+            if lines == 1 && i > 0 && score > floor {
+                self.improvement = Some(RootMove { sq: m.sq, score });
             }
             m.score = score;
             kept.push(score);
