@@ -103,7 +103,7 @@ impl Searcher<'_> {
     }
 
     /// Many empties: sorted move list, transposition table, stability cutoff, PVS.
-    fn solve_deep(&mut self, b: &Board, mut alpha: i32, beta: i32) -> i32 {
+    fn solve_deep(&mut self, b: &Board, alpha: i32, beta: i32) -> i32 {
         self.visit();
         if self.stopped {
             return 0;
@@ -136,44 +136,25 @@ impl Searcher<'_> {
                 hash_move = p.best;
             }
         }
-        let mut list = if empties >= SEARCH_SORT_EMPTIES {
+        let list = if empties >= SEARCH_SORT_EMPTIES {
             self.searched_moves(b, moves, hash_move, empties)
         } else {
             endgame_moves(b, moves, hash_move)
         };
-        let alpha0 = alpha;
-        let (mut best, mut best_sq) = (-65, NO_MOVE);
-        let mut first = true;
-        while let Some((sq, f)) = list.next_best() {
-            let child = b.apply(sq, f);
-            let score = if first {
-                -self.solve(&child, -beta, -alpha)
-            } else {
-                let s = -self.solve(&child, -alpha - 1, -alpha);
-                if s > alpha && s < beta && !self.stopped {
-                    -self.solve(&child, -beta, -alpha)
-                } else {
-                    s
-                }
-            };
-            first = false;
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_sq = sq as u8;
-                if score >= beta {
-                    break;
-                }
-                alpha = alpha.max(score);
-            }
-        }
+        let Some((best, best_sq)) = self.principal_variation(
+            b,
+            list,
+            (alpha, beta),
+            |s, child, a, be| -s.solve(child, -be, -a),
+            |s, child, a| -s.solve(child, -a - 1, -a),
+        ) else {
+            return 0;
+        };
         if empties >= TABLE_EMPTIES {
             self.tt.store(
                 b,
                 EXACT_DEPTH,
-                alpha0 * DISC,
+                alpha * DISC,
                 beta * DISC,
                 best * DISC,
                 best_sq,

@@ -362,7 +362,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Principal-variation node of the midgame search (open window).
-    pub(crate) fn pvs(&mut self, b: &Board, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+    pub(crate) fn pvs(&mut self, b: &Board, depth: i32, alpha: i32, beta: i32) -> i32 {
         self.visit();
         if self.stopped {
             return 0;
@@ -379,24 +379,49 @@ impl<'a> Searcher<'a> {
             return self.pass_or_end(b, |s, p| -s.pvs(p, depth, -beta, -alpha));
         }
         let hash_move = self.tt.probe(b).map_or(NO_MOVE, |p| p.best);
-        let mut list = midgame_moves(b, moves, hash_move, depth);
-        let (alpha0, mut best, mut best_sq) = (alpha, -INFINITY, NO_MOVE);
+        let list = midgame_moves(b, moves, hash_move, depth);
+        let Some((best, best_sq)) = self.principal_variation(
+            b,
+            list,
+            (alpha, beta),
+            |s, child, a, be| -s.pvs(child, depth - 1, -be, -a),
+            |s, child, a| -s.nws(child, depth - 1, -a - 1),
+        ) else {
+            return 0;
+        };
+        self.tt.store(b, depth as u8, alpha, beta, best, best_sq);
+        best
+    }
+
+    /// The move loop of a PV node (NegaScout): the first move with the open window, the others
+    /// with a null window, searched again with the open window when they beat alpha.
+    /// `open(child, alpha, beta)` and `null(child, alpha)` return scores from this node's side.
+    /// Returns the best score and move, or `None` when the search was stopped.
+    pub(crate) fn principal_variation(
+        &mut self,
+        b: &Board,
+        mut list: MoveList,
+        (mut alpha, beta): (i32, i32),
+        mut open: impl FnMut(&mut Self, &Board, i32, i32) -> i32,
+        mut null: impl FnMut(&mut Self, &Board, i32) -> i32,
+    ) -> Option<(i32, u8)> {
+        let (mut best, mut best_sq) = (-INFINITY, NO_MOVE);
         let mut first = true;
         while let Some((sq, f)) = list.next_best() {
             let child = b.apply(sq, f);
             let score = if first {
-                -self.pvs(&child, depth - 1, -beta, -alpha)
+                open(self, &child, alpha, beta)
             } else {
-                let s = -self.nws(&child, depth - 1, -alpha - 1);
+                let s = null(self, &child, alpha);
                 if s > alpha && s < beta && !self.stopped {
-                    -self.pvs(&child, depth - 1, -beta, -alpha)
+                    open(self, &child, alpha, beta)
                 } else {
                     s
                 }
             };
             first = false;
             if self.stopped {
-                return 0;
+                return None;
             }
             if score > best {
                 best = score;
@@ -407,8 +432,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        self.tt.store(b, depth as u8, alpha0, beta, best, best_sq);
-        best
+        Some((best, best_sq))
     }
 
     /// Null-window node of the midgame search: is the score above `alpha`?

@@ -5,26 +5,8 @@ use oxello::board::{Board, Squares};
 use oxello::eval::{evaluate, neighbours, pattern_indices, stable_discs, EDGE_CONFIGS};
 use proptest::prelude::*;
 
-fn random_walk(mut b: Board, mut rng: u64, plies: u32) -> Board {
-    for _ in 0..plies {
-        let moves = b.moves();
-        if moves == 0 {
-            if b.opponent_moves() == 0 {
-                break;
-            }
-            b = b.pass();
-            continue;
-        }
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        let sq = Squares(moves)
-            .nth((rng % u64::from(moves.count_ones())) as usize)
-            .unwrap();
-        b = b.play(sq).unwrap();
-    }
-    b
-}
+mod common;
+use common::random_walk;
 
 fn reference_neighbours(x: u64) -> u64 {
     let mut n = 0u64;

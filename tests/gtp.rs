@@ -196,19 +196,20 @@ fn game_with_pass() -> (Vec<u32>, Vec<Color>, usize, String) {
     panic!("no game with a pass");
 }
 
+/// Plays `moves` into the engine, move `i` by `colours[i]`.
+fn play_moves(gtp: &mut Gtp, moves: &[u32], colours: &[Color]) {
+    for (&m, &c) in moves.iter().zip(colours) {
+        gtp.ok(&format!("play {} {}", colour(c), square_name(m)));
+    }
+}
+
 #[test]
 fn implied_and_explicit_passes() {
     let (moves, colours, pass_at, score) = game_with_pass();
     let passer = colours[pass_at].opposite();
     for explicit in [false, true] {
         let mut gtp = Gtp::start();
-        for i in 0..pass_at {
-            gtp.ok(&format!(
-                "play {} {}",
-                colour(colours[i]),
-                square_name(moves[i])
-            ));
-        }
+        play_moves(&mut gtp, &moves[..pass_at], &colours);
         // The side that must pass cannot be made to play, and is told to pass.
         assert!(
             !gtp.ask(&format!("play {} pass", colour(colours[pass_at])))
@@ -224,13 +225,7 @@ fn implied_and_explicit_passes() {
             colour(colours[pass_at]),
             square_name(moves[pass_at])
         ));
-        for i in pass_at + 1..moves.len() {
-            gtp.ok(&format!(
-                "play {} {}",
-                colour(colours[i]),
-                square_name(moves[i])
-            ));
-        }
+        play_moves(&mut gtp, &moves[pass_at + 1..], &colours[pass_at + 1..]);
         assert_eq!(gtp.ok("final_score"), score);
         assert_eq!(gtp.ok("genmove black"), "pass");
         assert_eq!(gtp.ok("genmove white"), "pass");
@@ -242,13 +237,7 @@ fn genmove_passes_for_a_side_that_cannot_move_and_the_game_goes_on() {
     let (moves, colours, pass_at, _) = game_with_pass();
     let passer = colours[pass_at].opposite();
     let mut gtp = Gtp::start();
-    for i in 0..pass_at {
-        gtp.ok(&format!(
-            "play {} {}",
-            colour(colours[i]),
-            square_name(moves[i])
-        ));
-    }
+    play_moves(&mut gtp, &moves[..pass_at], &colours);
     assert_eq!(gtp.ok(&format!("genmove {}", colour(passer))), "pass");
     // The pass was recorded: the other side now plays, and undo takes the pass back.
     let mover = colour(colours[pass_at]);

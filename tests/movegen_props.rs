@@ -4,6 +4,9 @@ use oxello::board::{flips, legal_moves, Board, Squares};
 use oxello::symmetry::{canonical, transform, transform_board, transform_square};
 use proptest::prelude::*;
 
+mod common;
+use common::random_walk;
+
 const DIRS: [(i32, i32); 8] = [
     (1, 0),
     (-1, 0),
@@ -46,28 +49,8 @@ fn reference_moves(p: u64, o: u64) -> u64 {
         .fold(0, |m, sq| m | 1 << sq)
 }
 
-/// A position reached by random legal play (passes taken when forced) from the start.
 fn random_position(seed: u64, plies: u32) -> Board {
-    let mut rng = seed | 1;
-    let mut b = Board::START;
-    for _ in 0..plies {
-        let moves = b.moves();
-        if moves == 0 {
-            if b.opponent_moves() == 0 {
-                break;
-            }
-            b = b.pass();
-            continue;
-        }
-        // xorshift64: a small deterministic generator.
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        let pick = (rng % u64::from(moves.count_ones())) as usize;
-        let sq = Squares(moves).nth(pick).unwrap();
-        b = b.play(sq).unwrap();
-    }
-    b
+    random_walk(Board::START, seed, plies)
 }
 
 fn reference_transform_square(sq: u32, s: usize) -> u32 {

@@ -158,3 +158,27 @@ pub fn data(name: &str) -> String {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
+
+/// A position reached by random legal play (passes taken when forced) from `start`,
+/// `plies` plies on (fewer if the game ends), driven by a seeded xorshift generator.
+pub fn random_walk(start: oxello::board::Board, seed: u64, plies: u32) -> oxello::board::Board {
+    let mut rng = seed | 1;
+    let mut b = start;
+    for _ in 0..plies {
+        let moves = b.moves();
+        if moves == 0 {
+            if b.opponent_moves() == 0 {
+                break;
+            }
+            b = b.pass();
+            continue;
+        }
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let pick = (rng % u64::from(moves.count_ones())) as usize;
+        let sq = oxello::board::Squares(moves).nth(pick).unwrap();
+        b = b.play(sq).unwrap();
+    }
+    b
+}
