@@ -12,7 +12,8 @@ fn signed_elo(x: f64) -> String {
             "-inf".into()
         }
     } else {
-        format!("{x:+.0}")
+        // Adding 0.0 turns -0.0 into 0.0, so an even score reads "+0".
+        format!("{:+.0}", x.round() + 0.0)
     }
 }
 
