@@ -76,27 +76,29 @@ print('final_score')
 PY
 }
 
+# One engine's entry in Quarry's configuration.
+engine_section() { # name, command line
+  cat <<EOF
+[GTP Engine "$1"]
+Screen name format = "%n %v"
+Name = "$1"
+Version = "1"
+Command line = "$2"
+Supported games = "Reversi"
+
+EOF
+}
+
 run_game() { # label, black engine name, black command, white engine name, white command
   local label=$1 bname=$2 bcmd=$3 wname=$4 wcmd=$5
   local home="$out/home-$label"
   mkdir -p "$home/.local/share"
   make_wrapper "$label-black" "$bcmd"
   make_wrapper "$label-white" "$wcmd"
-  cat > "$home/.quarry" <<EOF
-[GTP Engine "$bname"]
-Screen name format = "%n %v"
-Name = "$bname"
-Version = "1"
-Command line = "$out/$label-black.sh"
-Supported games = "Reversi"
-
-[GTP Engine "$wname"]
-Screen name format = "%n %v"
-Name = "$wname"
-Version = "1"
-Command line = "$out/$label-white.sh"
-Supported games = "Reversi"
-
+  {
+    engine_section "$bname" "$out/$label-black.sh"
+    engine_section "$wname" "$out/$label-white.sh"
+    cat <<EOF
 [New Game Parameters]
 Game = "Reversi"
 Black is computer = true
@@ -108,6 +110,7 @@ Engine playing white = "$wname 1"
 Board size = 8
 Time control type = 0
 EOF
+  } > "$home/.quarry"
   rm -f "$out/display"
   Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$out/display" 2>/dev/null &
   local xvfb=$!
