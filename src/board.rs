@@ -18,6 +18,14 @@ pub enum Color {
 }
 
 impl Color {
+    /// The GTP word for the colour.
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
+
     pub fn opposite(self) -> Color {
         match self {
             Color::Black => Color::White,

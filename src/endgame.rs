@@ -179,9 +179,7 @@ impl Searcher<'_> {
             if sq as u8 == hash_move {
                 return i32::MAX;
             }
-            let replies = legal_moves(child.player, child.opponent);
-            let weighted = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-            -self.pvs(child, depth, -INFINITY, INFINITY) - 4 * DISC * weighted
+            -self.pvs(child, depth, -INFINITY, INFINITY) - 4 * DISC * weighted_replies(child)
         })
     }
 }
@@ -198,6 +196,13 @@ fn stability_bound(b: &Board, alpha: i32) -> Option<i32> {
     (bound <= alpha).then_some(bound)
 }
 
+/// The replies the opponent has after a move, corners counted twice: fewer is better.
+#[inline]
+fn weighted_replies(child: &Board) -> i32 {
+    let replies = legal_moves(child.player, child.opponent);
+    (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
+}
+
 /// Endgame move ordering: hash move, then fewest opponent replies (corners counted twice),
 /// then moves into odd quadrants.
 fn endgame_moves(b: &Board, moves: u64, hash_move: u8) -> MoveList {
@@ -206,8 +211,6 @@ fn endgame_moves(b: &Board, moves: u64, hash_move: u8) -> MoveList {
         if sq as u8 == hash_move {
             return i32::MAX;
         }
-        let replies = legal_moves(child.player, child.opponent);
-        let weighted = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-        -16 * weighted + if odd >> sq & 1 == 1 { 4 } else { 0 }
+        -16 * weighted_replies(child) + if odd >> sq & 1 == 1 { 4 } else { 0 }
     })
 }

@@ -1,6 +1,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use oxello::board::Board;
 use oxello::eval::DISC;
+use oxello::gtp::dispatch::format_score;
 use oxello::match_runner::stats::Sprt;
 use oxello::match_runner::{
     record, run_match as run_match_games, summary, ClockSpec, EngineSpec, MatchConfig,
@@ -171,15 +172,6 @@ fn run_perft(depth: u32, mode: Mode, threads: usize) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Formats a centi-disc score as discs, `+2.35`, or `+4` when exact.
-fn disc_score(score: i32, exact: bool) -> String {
-    if exact {
-        format!("{:+}", score / DISC)
-    } else {
-        format!("{:+.2}", f64::from(score) / f64::from(DISC))
-    }
-}
-
 fn run_solve(file: &std::path::Path, wld: bool, hash: usize) -> ExitCode {
     let entries = match std::fs::read_to_string(file)
         .map_err(|e| e.to_string())
@@ -260,7 +252,7 @@ fn print_report(r: &Report) {
                 ""
             },
             i + 1,
-            disc_score(line.score, r.exact),
+            format_score(line.score, r.exact),
             r.nodes,
             r.elapsed.as_secs_f64(),
             r.nodes_per_second(),
@@ -303,7 +295,7 @@ fn run_analyze(
     println!(
         "best {} score {} depth {} nodes {} time {:.3}",
         report.best_move().map_or("pass".to_string(), square_name),
-        disc_score(report.score, report.exact),
+        format_score(report.score, report.exact),
         report.depth,
         report.nodes,
         report.elapsed.as_secs_f64()

@@ -8,13 +8,6 @@ use oxello::game::Game;
 use oxello::notation::{parse_square, parse_transcript, square_name};
 use std::time::{Duration, Instant};
 
-fn colour(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
-
 /// Quarry's opening traffic, as logged between Quarry 0.2.0 and gtp-rhino.
 #[test]
 fn quarry_handshake_and_game_start() {
@@ -199,7 +192,7 @@ fn game_with_pass() -> (Vec<u32>, Vec<Color>, usize, String) {
 /// Plays `moves` into the engine, move `i` by `colours[i]`.
 fn play_moves(gtp: &mut Gtp, moves: &[u32], colours: &[Color]) {
     for (&m, &c) in moves.iter().zip(colours) {
-        gtp.ok(&format!("play {} {}", colour(c), square_name(m)));
+        gtp.ok(&format!("play {} {}", c.name(), square_name(m)));
     }
 }
 
@@ -212,17 +205,17 @@ fn implied_and_explicit_passes() {
         play_moves(&mut gtp, &moves[..pass_at], &colours);
         // The side that must pass cannot be made to play, and is told to pass.
         assert!(
-            !gtp.ask(&format!("play {} pass", colour(colours[pass_at])))
+            !gtp.ask(&format!("play {} pass", colours[pass_at].name()))
                 .ok
         );
-        assert_eq!(gtp.ok(&format!("reg_genmove {}", colour(passer))), "pass");
+        assert_eq!(gtp.ok(&format!("reg_genmove {}", passer.name())), "pass");
         if explicit {
-            gtp.ok(&format!("play {} pass", colour(passer)));
+            gtp.ok(&format!("play {} pass", passer.name()));
         }
         // Implied: the same colour simply plays twice in a row.
         gtp.ok(&format!(
             "play {} {}",
-            colour(colours[pass_at]),
+            colours[pass_at].name(),
             square_name(moves[pass_at])
         ));
         play_moves(&mut gtp, &moves[pass_at + 1..], &colours[pass_at + 1..]);
@@ -238,14 +231,14 @@ fn genmove_passes_for_a_side_that_cannot_move_and_the_game_goes_on() {
     let passer = colours[pass_at].opposite();
     let mut gtp = Gtp::start();
     play_moves(&mut gtp, &moves[..pass_at], &colours);
-    assert_eq!(gtp.ok(&format!("genmove {}", colour(passer))), "pass");
+    assert_eq!(gtp.ok(&format!("genmove {}", passer.name())), "pass");
     // The pass was recorded: the other side now plays, and undo takes the pass back.
-    let mover = colour(colours[pass_at]);
+    let mover = colours[pass_at].name();
     let reply = gtp.ok(&format!("genmove {mover}"));
     assert_ne!(reply, "pass");
     gtp.ok("undo");
     gtp.ok("undo");
-    assert_eq!(gtp.ok(&format!("reg_genmove {}", colour(passer))), "pass");
+    assert_eq!(gtp.ok(&format!("reg_genmove {}", passer.name())), "pass");
 }
 
 #[test]
@@ -265,7 +258,7 @@ fn final_scores_of_replayed_tournament_games() {
         for m in parse_transcript(fields[2]).unwrap() {
             let c = game.next_to_play().unwrap();
             game.play(c, m).unwrap();
-            gtp.ok(&format!("play {} {}", colour(c), square_name(m)));
+            gtp.ok(&format!("play {} {}", c.name(), square_name(m)));
         }
         let diff = 2 * black - 64;
         let expected = match diff.signum() {
@@ -392,9 +385,9 @@ fn self_play_at_one_second_per_move() {
     let mut game = Game::default();
     let mut slowest = Duration::ZERO;
     while let Some(c) = game.next_to_play() {
-        gtp.ok(&format!("time_left {} 1 1", colour(c)));
+        gtp.ok(&format!("time_left {} 1 1", c.name()));
         let asked = Instant::now();
-        let mv = gtp.ok(&format!("genmove {}", colour(c)));
+        let mv = gtp.ok(&format!("genmove {}", c.name()));
         slowest = slowest.max(asked.elapsed());
         let sq = parse_square(&mv).unwrap_or_else(|_| panic!("not a move: {mv}"));
         game.play(c, sq)

@@ -48,13 +48,6 @@ fn index(c: Color) -> usize {
     }
 }
 
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
-
 /// A move as GTP answers it: upper case, `pass` for none.
 fn vertex_name(sq: Option<u32>) -> String {
     sq.map_or_else(|| "pass".to_string(), |s| square_name(s).to_uppercase())
@@ -286,7 +279,7 @@ impl<W: Write> Session<W> {
             return if pos.side == color {
                 Ok(None)
             } else {
-                Err(format!("illegal move: {} is to move", color_name(mover)))
+                Err(format!("illegal move: {} is to move", mover.name()))
             };
         }
         Ok(Some(if pos.side == color {

@@ -188,13 +188,6 @@ pub fn random_openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<u32>> {
         .collect()
 }
 
-fn colour_word(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
-
 /// An engine process of a worker, started on demand and dropped when it misbehaves.
 struct Seat {
     spec: EngineSpec,
@@ -267,10 +260,10 @@ impl SideClock {
     fn time_left(&self, c: Color) -> Option<String> {
         match self.spec {
             ClockSpec::Unlimited => None,
-            ClockSpec::PerMove(s) => Some(format!("time_left {} {s} 1", colour_word(c))),
+            ClockSpec::PerMove(s) => Some(format!("time_left {} {s} 1", c.name())),
             ClockSpec::Game { .. } => Some(format!(
                 "time_left {} {:.2} 0",
-                colour_word(c),
+                c.name(),
                 self.left.max(0.0)
             )),
         }
@@ -333,7 +326,7 @@ fn play_game(
             game.play(c, m).map_err(|_| (black, Forfeit::Crashed))?;
             for (i, seat) in seats.iter_mut().enumerate() {
                 seat.must(
-                    &format!("play {} {}", colour_word(c), square_name(m)),
+                    &format!("play {} {}", c.name(), square_name(m)),
                     COMMAND_PATIENCE,
                 )
                 .map_err(|f| (i, f))?;
@@ -355,7 +348,7 @@ fn play_game(
                 .map_err(|_| (mover, Forfeit::IllegalMove(square_name(sq))))?;
             seats[other]
                 .must(
-                    &format!("play {} {}", colour_word(c), square_name(sq)),
+                    &format!("play {} {}", c.name(), square_name(sq)),
                     COMMAND_PATIENCE,
                 )
                 .map_err(|f| (other, f))?;
@@ -405,7 +398,7 @@ fn ask_move(
     let asked = Instant::now();
     // Wait a little past the allowance, so that a late answer is told from no answer.
     let reply = seat.must(
-        &format!("genmove {}", colour_word(c)),
+        &format!("genmove {}", c.name()),
         allowance + Duration::from_secs(2),
     );
     let used = asked.elapsed().as_secs_f64();
