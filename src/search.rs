@@ -3,6 +3,7 @@
 //! few enough, the last iteration is an exact (or win/loss/draw) solve by [`crate::endgame`].
 
 use crate::board::{flips, Board, Squares};
+use crate::endgame::EXACT_LEVEL;
 use crate::eval::{evaluate, DISC};
 use crate::tt::{TranspositionTable, NO_MOVE};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -90,6 +91,8 @@ pub struct Searcher<'a> {
     node_limit: u64,
     deadline: Option<Instant>,
     pub(crate) stopped: bool,
+    /// Selectivity of the endgame search under way: ProbCut below `EXACT_LEVEL`.
+    pub(crate) level: u8,
     /// A root move proven better than the previous best in the iteration under way, kept in
     /// case the iteration is stopped before it ends.
     improvement: Option<RootMove>,
@@ -111,6 +114,7 @@ impl<'a> Searcher<'a> {
             node_limit: u64::MAX,
             deadline: None,
             stopped: false,
+            level: EXACT_LEVEL,
             improvement: None,
         }
     }
@@ -182,9 +186,14 @@ impl<'a> Searcher<'a> {
             }
             self.improvement = None;
             let score = if exact {
-                self.root_endgame(board, &mut root, lines, limits.wld)
+                self.root_endgame(board, &mut root, lines, limits.wld, report.score)
             } else {
-                self.root_aspiration(board, completed as i32 + 1, &mut root, lines, report.score)
+                let depth = completed as i32 + 1;
+                // The first iterations' scores swing too much to aim a window with.
+                let guess = (depth > 2).then_some(report.score);
+                self.root_aspiration(board, &mut root, lines, guess, |s, b, a, be| {
+                    s.pvs(b, depth - 1, a, be)
+                })
             };
             if self.stopped {
                 // A move that beat the old best in the unfinished iteration is the better bet.
@@ -276,26 +285,23 @@ impl<'a> Searcher<'a> {
         Line { pv, score: m.score }
     }
 
-    /// One midgame iteration with an aspiration window around the previous score.
+    /// One iteration with an aspiration window around `guess` (a full window without one, or
+    /// when several lines are wanted), widened until the score falls inside.
     fn root_aspiration(
         &mut self,
         board: &Board,
-        depth: i32,
         root: &mut [RootMove],
         lines: usize,
-        guess: i32,
+        guess: Option<i32>,
+        mut child: impl FnMut(&mut Self, &Board, i32, i32) -> i32,
     ) -> i32 {
-        if depth <= 2 || lines > 1 {
-            return self.root_search(board, root, lines, -INFINITY, INFINITY, |s, b, a, be| {
-                s.pvs(b, depth - 1, a, be)
-            });
-        }
+        let Some(guess) = guess.filter(|_| lines == 1) else {
+            return self.root_search(board, root, lines, -INFINITY, INFINITY, child);
+        };
         let mut delta = DISC;
         let (mut alpha, mut beta) = (guess - delta, guess + delta);
         loop {
-            let score = self.root_search(board, root, lines, alpha, beta, |s, b, a, be| {
-                s.pvs(b, depth - 1, a, be)
-            });
+            let score = self.root_search(board, root, lines, alpha, beta, &mut child);
             if self.stopped || (score > alpha && score < beta) {
                 return score;
             }
@@ -505,26 +511,35 @@ impl<'a> Searcher<'a> {
         self.solve(b, a, be) * DISC
     }
 
-    /// The final iteration: every root move solved to the end.
+    /// The final iteration: every root move solved to the end, after selective passes that
+    /// leave a better move order behind; each pass aims its window at the last one's score.
     fn root_endgame(
         &mut self,
         board: &Board,
         root: &mut [RootMove],
         lines: usize,
         wld: bool,
+        guess: i32,
     ) -> i32 {
-        let (alpha, beta) = if wld { (-1, 1) } else { (-64, 64) };
-        self.root_search(
-            board,
-            root,
-            lines,
-            alpha * DISC,
-            beta * DISC,
-            |s, b, a, be| {
-                let (a, be) = disc_window(a, be);
-                s.solve(b, a, be) * DISC
-            },
-        )
+        let solve = |s: &mut Self, b: &Board, a, be| {
+            let (a, be) = disc_window(a, be);
+            s.solve(b, a, be) * DISC
+        };
+        let mut score = guess;
+        for level in self.endgame_levels(board) {
+            self.level = level;
+            score = if wld {
+                self.root_search(board, root, lines, -DISC, DISC, solve)
+            } else {
+                self.root_aspiration(board, root, lines, Some(score), solve)
+            };
+            if self.stopped {
+                break;
+            }
+            log::debug!("endgame level {level}: score {score}, {} nodes", self.nodes);
+        }
+        self.level = EXACT_LEVEL;
+        score
     }
 }
 

@@ -205,3 +205,23 @@ fn a_position_without_moves_reports_no_move() {
     assert_eq!(r.score, over.final_score() * DISC);
     assert!(Squares(over.moves()).next().is_none());
 }
+
+#[test]
+fn endgame_table_depths_decode_and_rank_above_midgame_depths() {
+    use oxello::tt::{endgame_depth, endgame_level, LEVELS};
+    for depth in 0..60u8 {
+        assert_eq!(endgame_level(depth), None);
+    }
+    for empties in 0..=60 {
+        for level in 0..LEVELS {
+            let d = endgame_depth(empties, level);
+            assert_eq!(endgame_level(d), Some(level), "{empties} empties, level {level}");
+            if level > 0 {
+                assert!(d > endgame_depth(empties, level - 1));
+            }
+            if (1..=47).contains(&empties) {
+                assert!(d > endgame_depth(empties - 1, LEVELS - 1));
+            }
+        }
+    }
+}
