@@ -10,9 +10,9 @@ use crate::tt::{endgame_depth, endgame_level, LEVELS, NO_MOVE};
 /// From this many empties on, results go to the transposition table.
 const TABLE_EMPTIES: u32 = 8;
 /// From this many empties on, moves are ordered by a shallow midgame search.
-const SEARCH_SORT_EMPTIES: u32 = 14;
+const SEARCH_SORT_EMPTIES: u32 = 12;
 /// Up to this many empties, moves are found square by square in parity order.
-const SHALLOW_EMPTIES: u32 = 6;
+const SHALLOW_EMPTIES: u32 = 5;
 
 /// ProbCut margins of the selective levels, in tenths of a standard deviation of the shallow
 /// search's error; the level after the last margin is exact.
@@ -278,7 +278,8 @@ fn endgame_moves(b: &Board, moves: u64, hash_move: u8) -> MoveList {
         if sq as u8 == hash_move {
             return i32::MAX;
         }
-        -16 * weighted_replies(child) + if odd >> sq & 1 == 1 { 4 } else { 0 }
+        let potential = (neighbours(child.opponent) & child.empties()).count_ones() as i32;
+        -16 * weighted_replies(child) - potential + if odd >> sq & 1 == 1 { 4 } else { 0 }
     })
 }
 

@@ -12,6 +12,10 @@ use std::time::{Duration, Instant};
 /// Bound above any score.
 pub const INFINITY: i32 = 65 * DISC;
 
+/// A midgame iteration this deep orders the root of an endgame solve as well as deeper ones
+/// would; the endgame's selective passes do the rest.
+const ENDGAME_ORDER_DEPTH: u32 = 12;
+
 /// Nodes between two looks at the stop flag and the clock.
 const POLL_INTERVAL: u64 = 4096;
 
@@ -176,11 +180,13 @@ impl<'a> Searcher<'a> {
         let lines = limits.lines.clamp(1, root.len());
         let max_depth = limits.depth.unwrap_or(u32::MAX).max(1);
         // The deepest midgame iteration finished; an exact solve follows once the empties are
-        // at most twice that depth (or the next iteration would reach the end anyway).
+        // at most twice that depth, or that depth orders the endgame's first moves well enough
+        // (or the next iteration would reach the end anyway).
         let mut completed = 0;
         loop {
             let solvable = limits.exact_empties.is_none_or(|e| empties <= e);
-            let exact = completed + 1 >= empties || (empties <= 2 * completed && solvable);
+            let ordered = empties <= 2 * completed || completed >= ENDGAME_ORDER_DEPTH;
+            let exact = completed + 1 >= empties || (ordered && solvable);
             if !exact && completed >= max_depth {
                 break;
             }

@@ -215,7 +215,11 @@ fn endgame_table_depths_decode_and_rank_above_midgame_depths() {
     for empties in 0..=60 {
         for level in 0..LEVELS {
             let d = endgame_depth(empties, level);
-            assert_eq!(endgame_level(d), Some(level), "{empties} empties, level {level}");
+            assert_eq!(
+                endgame_level(d),
+                Some(level),
+                "{empties} empties, level {level}"
+            );
             if level > 0 {
                 assert!(d > endgame_depth(empties, level - 1));
             }
