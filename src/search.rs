@@ -12,6 +12,10 @@ use std::time::{Duration, Instant};
 /// Bound above any score.
 pub const INFINITY: i32 = 65 * DISC;
 
+/// The best score there is (a wipe-out); the root's window never reaches past it, so that a
+/// move proven to get it ends the search of the others.
+const MAX_SCORE: i32 = 64 * DISC;
+
 /// A midgame iteration this deep orders the root of an endgame solve as well as deeper ones
 /// would; the endgame's selective passes do the rest.
 const ENDGAME_ORDER_DEPTH: u32 = 12;
@@ -302,20 +306,26 @@ impl<'a> Searcher<'a> {
         mut child: impl FnMut(&mut Self, &Board, i32, i32) -> i32,
     ) -> i32 {
         let Some(guess) = guess.filter(|_| lines == 1) else {
-            return self.root_search(board, root, lines, -INFINITY, INFINITY, child);
+            return self.root_search(board, root, lines, -MAX_SCORE, MAX_SCORE, child);
         };
         let mut delta = DISC;
-        let (mut alpha, mut beta) = (guess - delta, guess + delta);
+        let (mut alpha, mut beta) = (
+            (guess - delta).max(-MAX_SCORE),
+            (guess + delta).min(MAX_SCORE),
+        );
         loop {
             let score = self.root_search(board, root, lines, alpha, beta, &mut child);
-            if self.stopped || (score > alpha && score < beta) {
+            // A bound at the end of the score range is as good as exact.
+            let failed_low = score <= alpha && alpha > -MAX_SCORE;
+            let failed_high = score >= beta && beta < MAX_SCORE;
+            if self.stopped || !(failed_low || failed_high) {
                 return score;
             }
             delta *= 3;
-            if score <= alpha {
-                alpha = (score - delta).max(-INFINITY);
+            if failed_low {
+                alpha = (score - delta).max(-MAX_SCORE);
             } else {
-                beta = (score + delta).min(INFINITY);
+                beta = (score + delta).min(MAX_SCORE);
             }
         }
     }
@@ -384,7 +394,7 @@ impl<'a> Searcher<'a> {
             return self.solve_in_midgame(b, alpha, beta);
         }
         if depth <= 0 {
-            return evaluate(b).clamp(-INFINITY + DISC, INFINITY - DISC);
+            return evaluate(b).clamp(-MAX_SCORE, MAX_SCORE);
         }
         let moves = b.moves();
         if moves == 0 {
@@ -458,7 +468,7 @@ impl<'a> Searcher<'a> {
             return self.solve_in_midgame(b, alpha, alpha + 1);
         }
         if depth <= 0 {
-            return evaluate(b).clamp(-INFINITY + DISC, INFINITY - DISC);
+            return evaluate(b).clamp(-MAX_SCORE, MAX_SCORE);
         }
         let moves = b.moves();
         if moves == 0 {

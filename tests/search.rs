@@ -229,3 +229,19 @@ fn endgame_table_depths_decode_and_rank_above_midgame_depths() {
         }
     }
 }
+
+#[test]
+fn a_wipe_out_at_the_root_ends_the_search_of_the_other_moves() {
+    // FFO #59 (34 empties) is won 64-0 by G8: once that is proven, no other root move can
+    // do better, so the solve is small. Searching the other moves as well took over 200M nodes.
+    let e = &ffo("fforum-40-59.obf")[19];
+    let engine = Engine::new(64);
+    let limits = Limits {
+        nodes: Some(10_000_000),
+        ..Limits::default()
+    };
+    let r = engine.search(e.position.board, limits);
+    assert!(r.exact);
+    assert_eq!(r.score, 64 * DISC);
+    assert!(e.best_moves().contains(&r.best_move().unwrap()));
+}
