@@ -9,6 +9,7 @@ use oxello::match_runner::{
 use oxello::notation::{parse_obf, parse_position, square_name};
 use oxello::perft::{perft_parallel, PerftMode};
 use oxello::search::{Limits, Report, Searcher};
+use oxello::timeman::solvable_empties;
 use oxello::tt::TranspositionTable;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -287,6 +288,7 @@ fn run_analyze(
         soft_time: time,
         hard_time: time,
         lines,
+        exact_empties: time.map(solvable_empties),
         ..Limits::default()
     };
     let mut tt = TranspositionTable::new(hash);

@@ -20,6 +20,10 @@ const MAX_SCORE: i32 = 64 * DISC;
 /// would; the endgame's selective passes do the rest.
 const ENDGAME_ORDER_DEPTH: u32 = 12;
 
+/// The most empties for which a solve starts after that depth: FFO #59's 34 take a second
+/// here, while bigger positions are better served by deeper midgame iterations first.
+const EARLY_SOLVE_EMPTIES: u32 = 34;
+
 /// Nodes between two looks at the stop flag and the clock.
 const POLL_INTERVAL: u64 = 4096;
 
@@ -189,7 +193,12 @@ impl<'a> Searcher<'a> {
         let mut completed = 0;
         loop {
             let solvable = limits.exact_empties.is_none_or(|e| empties <= e);
-            let ordered = empties <= 2 * completed || completed >= ENDGAME_ORDER_DEPTH;
+            // Without a fixed depth, a solve small enough to finish here starts once the
+            // midgame has ordered its first moves.
+            let early = limits.depth.is_none()
+                && completed >= ENDGAME_ORDER_DEPTH
+                && empties <= EARLY_SOLVE_EMPTIES;
+            let ordered = empties <= 2 * completed || early;
             let exact = completed + 1 >= empties || (ordered && solvable);
             if !exact && completed >= max_depth {
                 break;

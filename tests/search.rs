@@ -245,3 +245,19 @@ fn a_wipe_out_at_the_root_ends_the_search_of_the_other_moves() {
     assert_eq!(r.score, 64 * DISC);
     assert!(e.best_moves().contains(&r.best_move().unwrap()));
 }
+
+#[test]
+fn a_fixed_depth_midgame_search_does_not_turn_into_a_solve() {
+    // 13 plies at this many empties is a midgame search; the solver would not finish.
+    let board = midgame();
+    assert!(board.empty_count() > 26);
+    let engine = Engine::new(16);
+    let limits = Limits {
+        depth: Some(13),
+        nodes: Some(300_000_000),
+        ..Limits::default()
+    };
+    let r = engine.search(board, limits);
+    assert!(!r.exact);
+    assert_eq!(r.depth, 13);
+}
