@@ -67,16 +67,16 @@ fn position_at(transcript: &str, empties: u32) -> Option<Board> {
     (b.empty_count() == empties && b.moves() != 0).then_some(b)
 }
 
-/// The score of a search to `depth` (exact when `None`), centi-discs, from a clear table.
+/// The score of a search to `depth` (exact when `None`, static at 0), centi-discs, from a
+/// clear table.
 fn score(tt: &mut TranspositionTable, stop: &AtomicBool, b: &Board, depth: Option<u32>) -> i32 {
+    if depth == Some(0) {
+        return oxello::eval::evaluate(b);
+    }
     tt.clear();
     let limits = Limits {
-        depth: depth.map(|d| d.max(1)),
+        depth,
         ..Limits::default()
     };
-    let mut searcher = Searcher::new(tt, stop);
-    match depth {
-        Some(0) => oxello::eval::evaluate(b),
-        _ => searcher.run(b, &limits, |_| {}).score,
-    }
+    Searcher::new(tt, stop).run(b, &limits, |_| {}).score
 }

@@ -135,7 +135,8 @@ impl Searcher<'_> {
         let mut hash_move = NO_MOVE;
         if empties >= TABLE_EMPTIES {
             if let Some(p) = self.tt.probe(b) {
-                if endgame_level(p.depth).is_some_and(|l| l >= self.level) {
+                let level = endgame_level(p.depth);
+                if level.is_some_and(|l| l >= self.level) {
                     let (lower, upper) = (p.lower / DISC, p.upper / DISC);
                     if lower >= beta {
                         return lower;
@@ -144,13 +145,14 @@ impl Searcher<'_> {
                         return upper;
                     }
                 }
-                if endgame_level(p.depth).is_some() {
+                if level.is_some() {
                     hash_move = p.best;
                 }
             }
         }
+        let mut list = MoveList::unkeyed(b, moves);
         if empties >= ETC_EMPTIES {
-            if let Some(bound) = self.transposition_cutoff(b, moves, beta) {
+            if let Some(bound) = self.transposition_cutoff(b, &list, beta) {
                 return bound;
             }
         }
@@ -159,11 +161,11 @@ impl Searcher<'_> {
                 return bound;
             }
         }
-        let list = if empties >= SEARCH_SORT_EMPTIES {
-            self.searched_moves(b, moves, hash_move, empties)
+        if empties >= SEARCH_SORT_EMPTIES {
+            self.order_by_search(b, &mut list, hash_move, empties);
         } else {
-            endgame_moves(b, moves, hash_move)
-        };
+            order_fastest_first(b, &mut list, hash_move);
+        }
         let Some((best, best_sq)) = self.principal_variation(
             b,
             list,
@@ -188,22 +190,10 @@ impl Searcher<'_> {
 }
 
 impl Searcher<'_> {
-    /// The levels the root goes through: selective passes first when the position is big
-    /// enough for their better move order to pay, then the exact one.
-    pub(crate) fn endgame_levels(&self, b: &Board) -> std::ops::RangeInclusive<u8> {
-        let first = if b.empty_count() >= SELECTIVE_EMPTIES {
-            0
-        } else {
-            EXACT_LEVEL
-        };
-        first..=EXACT_LEVEL
-    }
-
     /// Enhanced transposition cutoff: a move whose result the table already knows to be at
     /// least `beta` ends the node before any search.
-    fn transposition_cutoff(&self, b: &Board, moves: u64, beta: i32) -> Option<i32> {
-        Squares(moves).find_map(|sq| {
-            let child = b.apply(sq, flips(b.player, b.opponent, sq));
+    fn transposition_cutoff(&self, b: &Board, list: &MoveList, beta: i32) -> Option<i32> {
+        list.children(b).find_map(|child| {
             let p = self.tt.probe(&child)?;
             let known = endgame_level(p.depth).is_some_and(|l| l >= self.level);
             // The child's upper bound, from this node's side, is a lower bound here.
@@ -234,7 +224,7 @@ impl Searcher<'_> {
 
     /// Far from the end a better order pays for itself: each move is scored by a shallow
     /// midgame search of the position after it (deeper with more empties), plus mobility.
-    fn searched_moves(&mut self, b: &Board, moves: u64, hash_move: u8, empties: u32) -> MoveList {
+    fn order_by_search(&mut self, b: &Board, list: &mut MoveList, hash_move: u8, empties: u32) {
         let depth = if empties >= 20 {
             2
         } else if empties >= 17 {
@@ -242,12 +232,12 @@ impl Searcher<'_> {
         } else {
             0
         };
-        MoveList::new(b, moves, |sq, child| {
+        list.key(b, |sq, child| {
             if sq as u8 == hash_move {
                 return i32::MAX;
             }
             -self.pvs(child, depth, -INFINITY, INFINITY) - 4 * DISC * weighted_replies(child)
-        })
+        });
     }
 }
 
@@ -272,15 +262,26 @@ fn weighted_replies(child: &Board) -> i32 {
 
 /// Endgame move ordering: hash move, then fewest opponent replies (corners counted twice),
 /// then moves into odd quadrants.
-fn endgame_moves(b: &Board, moves: u64, hash_move: u8) -> MoveList {
+fn order_fastest_first(b: &Board, list: &mut MoveList, hash_move: u8) {
     let odd = odd_quadrant_squares(b.empties());
-    MoveList::new(b, moves, |sq, child| {
+    list.key(b, |sq, child| {
         if sq as u8 == hash_move {
             return i32::MAX;
         }
         let potential = (neighbours(child.opponent) & child.empties()).count_ones() as i32;
         -16 * weighted_replies(child) - potential + if odd >> sq & 1 == 1 { 4 } else { 0 }
-    })
+    });
+}
+
+/// The levels the root goes through: selective passes first when the position is big enough
+/// for their better move order to pay, then the exact one.
+pub(crate) fn endgame_levels(b: &Board) -> std::ops::RangeInclusive<u8> {
+    let first = if b.empty_count() >= SELECTIVE_EMPTIES {
+        0
+    } else {
+        EXACT_LEVEL
+    };
+    first..=EXACT_LEVEL
 }
 
 /// The depth of ProbCut's shallow search: even, as the evaluation is biased the same way at

@@ -3,7 +3,7 @@
 //! few enough, the last iteration is an exact (or win/loss/draw) solve by [`crate::endgame`].
 
 use crate::board::{flips, Board, Squares};
-use crate::endgame::EXACT_LEVEL;
+use crate::endgame::{endgame_levels, EXACT_LEVEL};
 use crate::eval::{evaluate, DISC};
 use crate::tt::{TranspositionTable, NO_MOVE};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -551,7 +551,7 @@ impl<'a> Searcher<'a> {
             s.solve(b, a, be) * DISC
         };
         let mut score = guess;
-        for level in self.endgame_levels(board) {
+        for level in endgame_levels(board) {
             self.level = level;
             score = if wld {
                 self.root_search(board, root, lines, -DISC, DISC, solve)
@@ -599,17 +599,40 @@ pub(crate) struct MoveList {
 impl MoveList {
     /// The moves of `b` in `moves`, each keyed by `key(square, board after the move)`.
     #[inline]
-    pub(crate) fn new(b: &Board, moves: u64, mut key: impl FnMut(u32, &Board) -> i32) -> MoveList {
+    pub(crate) fn new(b: &Board, moves: u64, key: impl FnMut(u32, &Board) -> i32) -> MoveList {
+        let mut list = MoveList::unkeyed(b, moves);
+        list.key(b, key);
+        list
+    }
+
+    /// The moves of `b` in `moves` with their flips, all keyed alike until `key` is called.
+    #[inline]
+    pub(crate) fn unkeyed(b: &Board, moves: u64) -> MoveList {
         let mut list = MoveList {
             moves: [(0, 0, 0); 34],
             len: 0,
         };
         for sq in Squares(moves) {
-            let f = flips(b.player, b.opponent, sq);
-            list.moves[list.len] = (sq, f, key(sq, &b.apply(sq, f)));
+            list.moves[list.len] = (sq, flips(b.player, b.opponent, sq), 0);
             list.len += 1;
         }
         list
+    }
+
+    /// Keys every move by `key(square, board after the move)`.
+    #[inline]
+    pub(crate) fn key(&mut self, b: &Board, mut key: impl FnMut(u32, &Board) -> i32) {
+        for (sq, f, k) in &mut self.moves[..self.len] {
+            *k = key(*sq, &b.apply(*sq, *f));
+        }
+    }
+
+    /// The boards after each move, in list order.
+    #[inline]
+    pub(crate) fn children<'a>(&'a self, b: &'a Board) -> impl Iterator<Item = Board> + 'a {
+        self.moves[..self.len]
+            .iter()
+            .map(move |&(sq, f, _)| b.apply(sq, f))
     }
 
     #[inline]
