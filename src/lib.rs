@@ -2,6 +2,7 @@
 //!
 //! Modules depend one way: `board` <- `eval` <- `search` <- `engine` <- `gtp`.
 
+pub mod bench;
 pub mod board;
 pub mod endgame;
 pub mod engine;
