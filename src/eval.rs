@@ -30,7 +30,7 @@ const SAFE_EDGES: u64 = 0x3C00_8181_8181_003C;
 
 /// The squares next to any square of `x` (king moves), without wrapping across the board edge.
 #[inline]
-pub fn neighbours(x: u64) -> u64 {
+pub const fn neighbours(x: u64) -> u64 {
     let sideways = ((x << 1) & !FILE_A) | ((x >> 1) & !FILE_H);
     let row = x | sideways;
     (sideways | (row << 8) | (row >> 8)) & !x

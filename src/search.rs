@@ -24,6 +24,10 @@ const ENDGAME_ORDER_DEPTH: u32 = 12;
 /// here, while bigger positions are better served by deeper midgame iterations first.
 const EARLY_SOLVE_EMPTIES: u32 = 34;
 
+/// How far past a node limit a search may go: the nodes of one last-empties solve, which
+/// counts without looking at the limit.
+pub const NODE_LIMIT_SLACK: u64 = 2_000;
+
 /// Nodes between two looks at the stop flag and the clock.
 const POLL_INTERVAL: u64 = 4096;
 
@@ -32,7 +36,8 @@ const POLL_INTERVAL: u64 = 4096;
 pub struct Limits {
     /// Deepest midgame iteration.
     pub depth: Option<u32>,
-    /// Nodes at most (checked at every node).
+    /// Nodes at most: checked at every node but those of the last empties' solver and the
+    /// children scored for ordering, so a search may end up to [`NODE_LIMIT_SLACK`] past it.
     pub nodes: Option<u64>,
     /// Do not start an iteration after this much time.
     pub soft_time: Option<Duration>,
@@ -80,6 +85,7 @@ pub struct Report {
     pub lines: Vec<Line>,
     /// Score of the best line, centi-discs.
     pub score: i32,
+    /// Positions searched, and the children looked at to order their moves (Edax's count).
     pub nodes: u64,
     pub elapsed: Duration,
 }
@@ -324,6 +330,10 @@ impl<'a> Searcher<'a> {
         );
         loop {
             let score = self.root_search(board, root, lines, alpha, beta, &mut child);
+            log::debug!(
+                "aspiration ({alpha}, {beta}): {score}, {} nodes",
+                self.nodes
+            );
             // A bound at the end of the score range is as good as exact.
             let failed_low = score <= alpha && alpha > -MAX_SCORE;
             let failed_high = score >= beta && beta < MAX_SCORE;
@@ -335,6 +345,44 @@ impl<'a> Searcher<'a> {
                 alpha = (score - delta).max(-MAX_SCORE);
             } else {
                 beta = (score + delta).min(MAX_SCORE);
+            }
+        }
+    }
+
+    /// The exact score of the root by windows that each hold one even disc score: final
+    /// scores are even (the empties go to the winner), so (s - 1, s + 1) either proves s or
+    /// fails with a bound that aims the next window. Each search is as cheap as a null-window
+    /// one, where a wider window would search every line inside it as a principal one.
+    fn root_even_probes(
+        &mut self,
+        board: &Board,
+        root: &mut [RootMove],
+        guess: i32,
+        mut child: impl FnMut(&mut Self, &Board, i32, i32) -> i32,
+    ) -> i32 {
+        // The even disc score nearest the guess, and the bounds proven so far.
+        let mut target = 2 * (guess as f64 / (2 * DISC) as f64).round() as i32;
+        let (mut low, mut high) = (-64, 64);
+        loop {
+            target = target.clamp(low, high);
+            let (alpha, beta) = ((target - 1) * DISC, ((target + 1) * DISC).min(MAX_SCORE));
+            let score = self.root_search(board, root, 1, alpha, beta, &mut child);
+            log::debug!("probe {target}: {score}, {} nodes", self.nodes);
+            if self.stopped || (alpha < score && score < beta) {
+                return score;
+            }
+            // A fail-soft bound beyond the window is where the next one goes. Selective
+            // searches may contradict themselves: once the bounds meet, the last score stands.
+            let found = score.div_euclid(DISC);
+            if score >= beta {
+                low = found.max(target + 1);
+                target = low + low.rem_euclid(2);
+            } else {
+                high = found.min(target - 1);
+                target = high - high.rem_euclid(2);
+            }
+            if low >= high {
+                return score;
             }
         }
     }
@@ -410,10 +458,10 @@ impl<'a> Searcher<'a> {
             return self.pass_or_end(b, |s, p| -s.pvs(p, depth, -beta, -alpha));
         }
         let hash_move = self.tt.probe(b).map_or(NO_MOVE, |p| p.best);
-        let list = midgame_moves(b, moves, hash_move, depth);
+        let mut list = self.midgame_moves(b, moves, hash_move, depth);
         let Some((best, best_sq)) = self.principal_variation(
             b,
-            list,
+            &mut list,
             (alpha, beta),
             |s, child, a, be| -s.pvs(child, depth - 1, -be, -a),
             |s, child, a| -s.nws(child, depth - 1, -a - 1),
@@ -431,7 +479,7 @@ impl<'a> Searcher<'a> {
     pub(crate) fn principal_variation(
         &mut self,
         b: &Board,
-        mut list: MoveList,
+        list: &mut MoveList,
         (mut alpha, beta): (i32, i32),
         mut open: impl FnMut(&mut Self, &Board, i32, i32) -> i32,
         mut null: impl FnMut(&mut Self, &Board, i32) -> i32,
@@ -495,7 +543,7 @@ impl<'a> Searcher<'a> {
             }
             hash_move = p.best;
         }
-        let mut list = midgame_moves(b, moves, hash_move, depth);
+        let mut list = self.midgame_moves(b, moves, hash_move, depth);
         let (mut best, mut best_sq) = (-INFINITY, NO_MOVE);
         while let Some((sq, f)) = list.next_best() {
             let score = -self.nws(&b.apply(sq, f), depth - 1, -alpha - 1);
@@ -555,6 +603,8 @@ impl<'a> Searcher<'a> {
             self.level = level;
             score = if wld {
                 self.root_search(board, root, lines, -DISC, DISC, solve)
+            } else if lines == 1 {
+                self.root_even_probes(board, root, score, solve)
             } else {
                 self.root_aspiration(board, root, lines, Some(score), solve)
             };
@@ -568,18 +618,31 @@ impl<'a> Searcher<'a> {
     }
 }
 
-/// Midgame move ordering: hash move first; from depth 2 on, by the evaluation after the move
-/// (a one-ply search); at depth 1 the leaves are cheap and order matters less.
-fn midgame_moves(b: &Board, moves: u64, hash_move: u8, depth: i32) -> MoveList {
-    MoveList::new(b, moves, |sq, child| {
-        if sq as u8 == hash_move {
-            i32::MAX
-        } else if depth >= 2 {
-            -evaluate(child)
-        } else {
-            0
+impl Searcher<'_> {
+    /// Midgame move ordering: hash move first; from depth 2 on, by the evaluation after the
+    /// move (a one-ply search, each child counted as a node); at depth 1 the leaves are cheap
+    /// and order matters less.
+    fn midgame_moves(&mut self, b: &Board, moves: u64, hash_move: u8, depth: i32) -> MoveList {
+        let list = MoveList::new(b, moves, |sq, child| {
+            if sq as u8 == hash_move {
+                i32::MAX
+            } else if depth >= 2 {
+                -evaluate(child)
+            } else {
+                0
+            }
+        });
+        if depth >= 2 {
+            self.count_scored(&list);
         }
-    })
+        list
+    }
+
+    /// Counts the children of a list scored for move ordering as nodes, as Edax counts them.
+    #[inline]
+    pub(crate) fn count_scored(&mut self, list: &MoveList) {
+        self.nodes += list.len() as u64;
+    }
 }
 
 /// The disc window that holds a centi-disc window: exact disc scores outside it stay outside.
@@ -592,8 +655,19 @@ fn disc_window(alpha: i32, beta: i32) -> (i32, i32) {
 /// The legal moves of a node with sort keys, handed out best first (a selection sort, which
 /// costs little when an early move cuts off).
 pub(crate) struct MoveList {
-    moves: [(u32, u64, i32); 34],
+    moves: [Move; MAX_MOVES],
     len: usize,
+}
+
+/// The most legal moves an Othello position has is 33.
+const MAX_MOVES: usize = 34;
+
+/// A move of a [`MoveList`]: 16 bytes, so that a list stays small to build.
+#[derive(Copy, Clone, Default)]
+struct Move {
+    flips: u64,
+    key: i32,
+    sq: u8,
 }
 
 impl MoveList {
@@ -609,21 +683,31 @@ impl MoveList {
     #[inline]
     pub(crate) fn unkeyed(b: &Board, moves: u64) -> MoveList {
         let mut list = MoveList {
-            moves: [(0, 0, 0); 34],
+            moves: [Move::default(); MAX_MOVES],
             len: 0,
         };
         for sq in Squares(moves) {
-            list.moves[list.len] = (sq, flips(b.player, b.opponent, sq), 0);
+            list.moves[list.len] = Move {
+                flips: flips(b.player, b.opponent, sq),
+                key: 0,
+                sq: sq as u8,
+            };
             list.len += 1;
         }
         list
     }
 
+    /// How many moves are left in the list.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
     /// Keys every move by `key(square, board after the move)`.
     #[inline]
     pub(crate) fn key(&mut self, b: &Board, mut key: impl FnMut(u32, &Board) -> i32) {
-        for (sq, f, k) in &mut self.moves[..self.len] {
-            *k = key(*sq, &b.apply(*sq, *f));
+        for m in &mut self.moves[..self.len] {
+            m.key = key(u32::from(m.sq), &b.apply(u32::from(m.sq), m.flips));
         }
     }
 
@@ -632,7 +716,7 @@ impl MoveList {
     pub(crate) fn children<'a>(&'a self, b: &'a Board) -> impl Iterator<Item = Board> + 'a {
         self.moves[..self.len]
             .iter()
-            .map(move |&(sq, f, _)| b.apply(sq, f))
+            .map(move |m| b.apply(u32::from(m.sq), m.flips))
     }
 
     #[inline]
@@ -642,13 +726,13 @@ impl MoveList {
         }
         let mut best = 0;
         for i in 1..self.len {
-            if self.moves[i].2 > self.moves[best].2 {
+            if self.moves[i].key > self.moves[best].key {
                 best = i;
             }
         }
-        let (sq, f, _) = self.moves[best];
+        let m = self.moves[best];
         self.len -= 1;
         self.moves[best] = self.moves[self.len];
-        Some((sq, f))
+        Some((u32::from(m.sq), m.flips))
     }
 }

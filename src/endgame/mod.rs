@@ -2,17 +2,21 @@
 //! centi-discs), with a transposition table and fastest-first ordering far from the end,
 //! parity ordering without move generation close to it, and a stability cutoff.
 
-use crate::board::{flips, legal_moves, Board, Squares};
-use crate::eval::{neighbours, stable_discs, CORNERS, DISC};
+pub mod last;
+
+use crate::board::{legal_moves, Board};
+use crate::eval::{neighbours, CORNERS, DISC};
 use crate::search::{MoveList, Searcher, INFINITY};
 use crate::tt::{endgame_depth, endgame_level, LEVELS, NO_MOVE};
+use last::{odd_quadrants, solve_shallow, stability_bound};
 
 /// From this many empties on, results go to the transposition table.
-const TABLE_EMPTIES: u32 = 8;
+const TABLE_EMPTIES: u32 = 10;
 /// From this many empties on, moves are ordered by a shallow midgame search.
 const SEARCH_SORT_EMPTIES: u32 = 12;
-/// Up to this many empties, moves are found square by square in parity order.
-const SHALLOW_EMPTIES: u32 = 5;
+/// Up to this many empties, moves are found square by square in parity order, without the
+/// table (see [`last`]).
+const SHALLOW_EMPTIES: u32 = last::SHALLOW_EMPTIES;
 
 /// ProbCut margins of the selective levels, in tenths of a standard deviation of the shallow
 /// search's error; the level after the last margin is exact.
@@ -25,91 +29,15 @@ const ETC_EMPTIES: u32 = 12;
 /// From this many empties on, a selective search tries ProbCut.
 const PROBCUT_EMPTIES: u32 = 12;
 
-/// The four quadrants: an odd number of empties in one means its last move is ours to make.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0F0F_0F0F,
-    0x0000_0000_F0F0_F0F0,
-    0x0F0F_0F0F_0000_0000,
-    0xF0F0_F0F0_0000_0000,
-];
-
-/// Empty squares in quadrants holding an odd number of empties.
-#[inline]
-fn odd_quadrant_squares(empties: u64) -> u64 {
-    QUADRANTS
-        .iter()
-        .map(|&q| empties & q)
-        .filter(|e| e.count_ones() % 2 == 1)
-        .fold(0, |a, e| a | e)
-}
-
-/// The final score for `p` when neither side can move: empties go to the winner.
-#[inline]
-fn final_score(p: u64, o: u64) -> i32 {
-    Board::new(p, o).final_score()
-}
-
-/// Score for `p` with exactly one empty square, `sq`, left.
-#[inline]
-fn solve_last(p: u64, o: u64, sq: u32) -> i32 {
-    // With 63 discs on the board the move flips f discs: diff + 1 + 2f for the mover.
-    let diff = p.count_ones() as i32 - o.count_ones() as i32;
-    let f = flips(p, o, sq).count_ones() as i32;
-    if f > 0 {
-        return diff + 1 + 2 * f;
-    }
-    let g = flips(o, p, sq).count_ones() as i32;
-    if g > 0 {
-        return diff - 1 - 2 * g;
-    }
-    final_score(p, o)
-}
-
 impl Searcher<'_> {
     /// The exact score of `b` for the side to move if it lies in (alpha, beta); otherwise a
     /// bound on the same side of the window (fail-soft). Scores in discs.
     pub(crate) fn solve(&mut self, b: &Board, alpha: i32, beta: i32) -> i32 {
         if b.empty_count() <= SHALLOW_EMPTIES {
-            self.solve_shallow(b.player, b.opponent, alpha, beta, false)
+            let parity = odd_quadrants(b.empties());
+            solve_shallow(b.player, b.opponent, alpha, beta, parity, &mut self.nodes)
         } else {
             self.solve_deep(b, alpha, beta)
-        }
-    }
-
-    /// Few empties: no move list, squares tried in parity order, the last one counted directly.
-    fn solve_shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
-        self.visit();
-        let empties = !(p | o);
-        if empties.count_ones() == 1 {
-            return solve_last(p, o, empties.trailing_zeros());
-        }
-        let odd = odd_quadrant_squares(empties);
-        let mut best = -65;
-        for sq in Squares(empties & odd).chain(Squares(empties & !odd)) {
-            let bit = 1u64 << sq;
-            // A square with no opponent disc next to it cannot flip anything.
-            if o & neighbours(bit) == 0 {
-                continue;
-            }
-            let f = flips(p, o, sq);
-            if f == 0 {
-                continue;
-            }
-            let score = -self.solve_shallow(o ^ f, p ^ f ^ bit, -beta, -alpha, false);
-            if score > best {
-                best = score;
-                if score >= beta {
-                    return score;
-                }
-                alpha = alpha.max(score);
-            }
-        }
-        if best > -65 {
-            best
-        } else if passed {
-            final_score(p, o)
-        } else {
-            -self.solve_shallow(o, p, -beta, -alpha, true)
         }
     }
 
@@ -128,7 +56,7 @@ impl Searcher<'_> {
                 -self.solve(&passed, -beta, -alpha)
             };
         }
-        if let Some(bound) = stability_bound(b, alpha) {
+        if let Some(bound) = stability_bound(b.player, b.opponent, alpha) {
             return bound;
         }
         let empties = b.empty_count();
@@ -166,9 +94,10 @@ impl Searcher<'_> {
         } else {
             order_fastest_first(b, &mut list, hash_move);
         }
+        self.count_scored(&list);
         let Some((best, best_sq)) = self.principal_variation(
             b,
-            list,
+            &mut list,
             (alpha, beta),
             |s, child, a, be| -s.solve(child, -be, -a),
             |s, child, a| -s.solve(child, -a - 1, -a),
@@ -241,18 +170,6 @@ impl Searcher<'_> {
     }
 }
 
-/// An upper bound on the player's score from the opponent's stable discs, when it is already
-/// no better than `alpha` (so the node fails low without a search).
-#[inline]
-fn stability_bound(b: &Board, alpha: i32) -> Option<i32> {
-    // Every opponent disc stable would still leave the player above alpha: nothing to gain.
-    if b.opponent & CORNERS == 0 || 64 - 2 * (b.opponent.count_ones() as i32) > alpha {
-        return None;
-    }
-    let bound = 64 - 2 * stable_discs(b.opponent, b.player).count_ones() as i32;
-    (bound <= alpha).then_some(bound)
-}
-
 /// The replies the opponent has after a move, corners counted twice: fewer is better.
 #[inline]
 fn weighted_replies(child: &Board) -> i32 {
@@ -263,7 +180,7 @@ fn weighted_replies(child: &Board) -> i32 {
 /// Endgame move ordering: hash move, then fewest opponent replies (corners counted twice),
 /// then moves into odd quadrants.
 fn order_fastest_first(b: &Board, list: &mut MoveList, hash_move: u8) {
-    let odd = odd_quadrant_squares(b.empties());
+    let odd = odd_quadrants(b.empties());
     list.key(b, |sq, child| {
         if sq as u8 == hash_move {
             return i32::MAX;
