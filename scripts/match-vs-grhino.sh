@@ -3,6 +3,8 @@
 #   scripts/match-vs-grhino.sh [games] [rhino level] [seconds per move for oxello] [concurrency]
 # gtp-rhino plays by level, not by clock, so only oxello gets a clock; rhino may think as
 # long as it likes (level 5 takes up to ~2 minutes on some endgame moves).
+# OPENINGS=FILE names the openings (one transcript per line); by default the XOT list in
+# ../shared/data, and random 8-ply openings when that file is not there (a fresh clone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-100}
@@ -10,6 +12,11 @@ level=${2:-3}
 per_move=${3:-1}
 concurrency=${4:-2}
 openings=${OPENINGS:-../shared/data/xot_openingslarge.txt}
+opening_args=(--openings "$openings")
+if [ ! -r "$openings" ]; then
+  echo "note: no openings file $openings (set OPENINGS=FILE); playing random 8-ply openings" >&2
+  opening_args=()
+fi
 
 if [ ! -x /usr/games/gtp-rhino ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq grhino
@@ -21,6 +28,6 @@ out=target/matches/oxello-vs-rhino-l$level
   --engine "./target/release/oxello" --name oxello \
   --engine "/usr/games/gtp-rhino -l $level" --name "gtp-rhino-l$level" \
   --time-per-move "$per_move" --time-per-move 0 \
-  --openings "$openings" --seed 2026 \
+  "${opening_args[@]}" --seed 2026 \
   --games "$games" --concurrency "$concurrency" \
   --ggf-out "$out.ggf" | tee "$out.txt"

@@ -9,6 +9,10 @@ use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How long dropping the engine waits for its thread to end.
+const DROP_PATIENCE: Duration = Duration::from_millis(500);
 
 enum Request {
     Search(Board, Limits),
@@ -24,8 +28,6 @@ pub enum Event {
     Progress(Report),
     /// The search is over; the last report of a job.
     Done(Report),
-    /// The table was emptied or resized.
-    Cleared,
     /// Bytes held by the transposition table.
     TableBytes(usize),
 }
@@ -95,26 +97,26 @@ impl Engine {
         }
     }
 
-    fn wait_for(&self, wanted: impl Fn(&Event) -> bool) -> Option<Event> {
-        self.events.iter().find(wanted)
-    }
-
-    /// Empties the transposition table.
+    /// Empties the transposition table. Like a resize, it is done on the search thread before
+    /// the next job, so the caller does not wait for it.
     pub fn clear(&self) {
         self.send(Request::Clear);
-        self.wait_for(|e| *e == Event::Cleared);
     }
 
-    /// Replaces the table by one of `mib` MiB.
+    /// Replaces the table by one of `mib` MiB. Allocating and zeroing a large table takes
+    /// seconds: the search thread does it while the caller goes on answering.
     pub fn resize(&self, mib: usize) {
         self.send(Request::Resize(mib));
-        self.wait_for(|e| *e == Event::Cleared);
     }
 
-    /// Bytes held by the transposition table.
+    /// Bytes held by the transposition table (waiting for any clear or resize before it).
     pub fn table_bytes(&self) -> usize {
         self.send(Request::TableBytes);
-        match self.wait_for(|e| matches!(e, Event::TableBytes(_))) {
+        match self
+            .events
+            .iter()
+            .find(|e| matches!(e, Event::TableBytes(_)))
+        {
             Some(Event::TableBytes(n)) => n,
             _ => 0,
         }
@@ -126,7 +128,14 @@ impl Drop for Engine {
         self.stop();
         // Closing the request channel ends the thread's loop.
         self.requests = None;
-        if let Some(t) = self.thread.take() {
+        let Some(t) = self.thread.take() else { return };
+        // A stopped search ends within milliseconds; a large table being allocated cannot be
+        // interrupted, and nothing is lost by leaving it to the end of the process.
+        let deadline = Instant::now() + DROP_PATIENCE;
+        while !t.is_finished() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        if t.is_finished() {
             let _ = t.join();
         }
     }
@@ -145,13 +154,13 @@ fn serve(jobs: Receiver<Request>, events: Sender<Event>, stop: Arc<AtomicBool>, 
             }
             Request::Clear => {
                 tt.clear();
-                Event::Cleared
+                continue;
             }
             Request::Resize(mib) => {
                 // Free the old table before allocating the new one, so the peak stays bounded.
                 drop(std::mem::replace(&mut tt, TranspositionTable::new(1)));
                 tt = TranspositionTable::new(mib);
-                Event::Cleared
+                continue;
             }
             Request::TableBytes => Event::TableBytes(tt.size_bytes()),
         };

@@ -12,6 +12,7 @@ pub mod gtp;
 pub mod match_runner;
 pub mod notation;
 pub mod perft;
+pub mod report;
 pub mod search;
 pub mod symmetry;
 pub mod timeman;

@@ -1,26 +1,50 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use oxello::board::Board;
 use oxello::eval::DISC;
-use oxello::gtp::dispatch::format_score;
 use oxello::match_runner::stats::Sprt;
 use oxello::match_runner::{
     record, run_match as run_match_games, summary, ClockSpec, EngineSpec, MatchConfig,
 };
-use oxello::notation::{parse_obf, parse_position, square_name};
+use oxello::notation::{parse_obf, parse_position};
 use oxello::perft::{perft_parallel, PerftMode};
-use oxello::search::{Limits, Report, Searcher};
+use oxello::report::{best_line, info_lines, vertex_name};
+use oxello::search::{Limits, Searcher};
 use oxello::timeman::solvable_empties;
-use oxello::tt::TranspositionTable;
+use oxello::tt::{TranspositionTable, HASH_MIB};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use std::time::Instant;
 
-/// Oxello, an Othello engine. With no subcommand it speaks GTP on stdin/stdout.
+/// Writes to stdout; when nobody reads it any more (a closed pipe, as with `| head`), the job
+/// has no one to report to and ends quietly instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout().lock();
+        if write!(stdout, $($arg)*).and_then(|_| stdout.flush()).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+/// [`out!`] with a newline.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        out!($($arg)*);
+        out!("\n");
+    }};
+}
+
+/// Oxello, an Othello engine.
+///
+/// With no subcommand it speaks GTP on stdin/stdout, as GUIs (Quarry) and match scripts
+/// expect: every command, reply and error is listed in protocol.md. The subcommands are batch
+/// jobs.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(version, about, long_about)]
 struct Cli {
-    /// Transposition table size in MiB for the GTP engine.
+    /// GTP engine: transposition table size in MiB (1-4096).
     #[arg(long, default_value_t = 64)]
     hash: usize,
     /// GTP engine: search this many plies per move (as `oxello-depth`), for matches.
@@ -41,38 +65,56 @@ enum Mode {
     C,
 }
 
+/// Perft depths beyond this run for minutes to hours: they need `--force`.
+const PERFT_UNFORCED: u32 = 14;
+/// Thinking time of `oxello analyze` when neither `--depth` nor `--time` is given.
+const DEFAULT_ANALYZE_SECONDS: f64 = 10.0;
+
 #[derive(Subcommand)]
 enum Command {
     /// Count the leaves of the game tree from the start position.
     Perft {
+        /// Plies to count, 1-14 (up to 60 with --force).
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=60))]
         depth: u32,
+        /// How passes count: a (a pass is a ply, the published convention) or c.
         #[arg(long, value_enum, default_value = "a")]
         mode: Mode,
         /// Threads to split the root moves over.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+        threads: u64,
+        /// Allow depths beyond 14.
+        #[arg(long)]
+        force: bool,
     },
     /// Solve every position of an .obf file exactly and compare with its annotated scores.
     Solve {
+        /// An Edax .obf file: one position per line, optionally with `move:score` fields.
         file: std::path::PathBuf,
         /// Only win/draw/loss.
         #[arg(long)]
         wld: bool,
-        /// Transposition table size in MiB.
+        /// Transposition table size in MiB (1-4096).
         #[arg(long, default_value_t = 64)]
         hash: usize,
     },
-    /// Search one position ("<64 squares> <side>") and print every iteration.
+    /// Search one position and print every iteration, as GTP's `analyze` does.
+    ///
+    /// Example: oxello analyze "---------------------------OX------XO--------------------------- X" --depth 6
     Analyze {
+        /// The position: 64 squares a1..h8 (X black, O white, - empty) and the side to move.
+        #[arg(allow_hyphen_values = true)]
         position: String,
-        #[arg(long)]
+        /// Deepest midgame iteration, 1-60 (the endgame is solved exactly when it can be).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
         depth: Option<u32>,
-        /// Seconds to think.
+        /// Seconds to think (default 10 when no --depth is given).
         #[arg(long)]
         time: Option<f64>,
-        /// Best lines to show.
-        #[arg(long, default_value_t = 1)]
-        lines: usize,
+        /// Best lines to show, 1-32.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=32))]
+        lines: u64,
+        /// Transposition table size in MiB (1-4096).
         #[arg(long, default_value_t = 64)]
         hash: usize,
     },
@@ -81,6 +123,19 @@ enum Command {
     /// Run the fixed benchmark (perft, midgame searches, exact solves) and print its node
     /// signature.
     Bench,
+}
+
+/// A table size within range, with a word on stderr when it had to be moved there.
+fn hash_mib(requested: usize) -> usize {
+    let mib = requested.clamp(*HASH_MIB.start(), *HASH_MIB.end());
+    if mib != requested {
+        eprintln!(
+            "oxello: --hash {requested} is outside {}-{} MiB; using {mib} MiB",
+            HASH_MIB.start(),
+            HASH_MIB.end()
+        );
+    }
+    mib
 }
 
 #[derive(clap::Args)]
@@ -106,10 +161,13 @@ struct MatchArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// Seconds per move; once for both engines or once per engine (0: no clock).
+    /// Seconds per move; once for both engines or once per engine (0: no clock, for an
+    /// engine that plays by level).
     #[arg(long, conflicts_with = "time_control")]
     time_per_move: Vec<f64>,
-    /// Main time plus increment per move, "M+I" in seconds; once or once per engine.
+    /// Main time plus increment per move, "M+I" in seconds, or "none" for an engine without
+    /// a clock (it is sent no time commands); once, or once per engine: "--time-control 5+0
+    /// --time-control none" clocks the first engine only.
     #[arg(long)]
     time_control: Vec<String>,
     /// Seconds to wait for a move from an engine without a clock before it loses.
@@ -139,20 +197,21 @@ fn main() -> ExitCode {
             depth,
             mode,
             threads,
-        }) => run_perft(depth, mode, threads),
-        Some(Command::Solve { file, wld, hash }) => run_solve(&file, wld, hash),
+            force,
+        }) => run_perft(depth, mode, threads as usize, force),
+        Some(Command::Solve { file, wld, hash }) => run_solve(&file, wld, hash_mib(hash)),
         Some(Command::Analyze {
             position,
             depth,
             time,
             lines,
             hash,
-        }) => run_analyze(&position, depth, time, lines, hash),
+        }) => run_analyze(&position, depth, time, lines as usize, hash_mib(hash)),
         Some(Command::Match(args)) => run_match(args),
         Some(Command::Bench) => run_bench(),
         None => {
             oxello::gtp::run(oxello::gtp::Options {
-                hash_mib: cli.hash.clamp(1, 4096),
+                hash_mib: hash_mib(cli.hash),
                 depth: cli.depth.filter(|&d| d > 0),
                 move_time: cli.move_time.filter(|t| t.is_finite() && *t > 0.0),
             });
@@ -161,16 +220,22 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_perft(depth: u32, mode: Mode, threads: usize) -> ExitCode {
+fn run_perft(depth: u32, mode: Mode, threads: usize, force: bool) -> ExitCode {
+    if depth > PERFT_UNFORCED && !force {
+        eprintln!(
+            "oxello perft: depth {depth} would run for hours; depths beyond {PERFT_UNFORCED} need --force"
+        );
+        return ExitCode::FAILURE;
+    }
     let mode = match mode {
         Mode::A => PerftMode::PassIsPly,
         Mode::C => PerftMode::PassIsFree,
     };
     let start = Instant::now();
-    let count = perft_parallel(&Board::START, depth, mode, threads.max(1));
+    let count = perft_parallel(&Board::START, depth, mode, threads);
     let secs = start.elapsed().as_secs_f64();
-    println!("perft {depth}: {count}");
-    println!(
+    outln!("perft {depth}: {count}");
+    outln!(
         "time {secs:.3} s, {:.1} M leaves/s",
         count as f64 / secs.max(1e-9) / 1e6
     );
@@ -178,9 +243,9 @@ fn run_perft(depth: u32, mode: Mode, threads: usize) -> ExitCode {
 }
 
 fn run_bench() -> ExitCode {
-    println!("part                 positions        nodes     time      nodes/s");
+    outln!("part                 positions        nodes     time      nodes/s");
     let bench = oxello::bench::run(|p| {
-        println!(
+        outln!(
             "{:<20} {:>9} {:>12} {:>7.3}s {:>12.0}",
             p.name,
             p.positions,
@@ -191,12 +256,12 @@ fn run_bench() -> ExitCode {
     });
     let searched = &bench.parts[1..];
     let secs: f64 = searched.iter().map(|p| p.elapsed.as_secs_f64()).sum();
-    println!(
+    outln!(
         "search total: {} nodes, {secs:.3} s, {:.0} nodes/s",
         bench.signature,
         bench.signature as f64 / secs.max(1e-9)
     );
-    println!("signature: {}", bench.signature);
+    outln!("signature: {}", bench.signature);
     ExitCode::SUCCESS
 }
 
@@ -205,16 +270,20 @@ fn run_solve(file: &std::path::Path, wld: bool, hash: usize) -> ExitCode {
         .map_err(|e| e.to_string())
         .and_then(|t| parse_obf(&t).map_err(|e| e.to_string()))
     {
+        Ok(entries) if entries.is_empty() => {
+            eprintln!("oxello solve: {}: no position in the file", file.display());
+            return ExitCode::FAILURE;
+        }
         Ok(entries) => entries,
         Err(e) => {
-            eprintln!("{}: {e}", file.display());
+            eprintln!("oxello solve: {}: {e}", file.display());
             return ExitCode::FAILURE;
         }
     };
     let mut tt = TranspositionTable::new(hash);
     let stop = AtomicBool::new(false);
     let (mut nodes, mut secs, mut mismatches) = (0u64, 0f64, 0);
-    println!("  #  empties  value  move  expected      nodes     time      nodes/s");
+    outln!("  #  empties  value  move  expected      nodes     time      nodes/s");
     for (i, entry) in entries.iter().enumerate() {
         tt.clear();
         let limits = Limits {
@@ -241,12 +310,12 @@ fn run_solve(file: &std::path::Path, wld: bool, hash: usize) -> ExitCode {
         if !ok {
             mismatches += 1;
         }
-        println!(
+        outln!(
             "{:3}  {:7}  {:+5}  {:>4}  {:>8}  {:>10}  {:7.3}s  {:11.0}{}",
             i + 1,
             entry.position.board.empty_count(),
             value,
-            best.map_or("pass".to_string(), square_name),
+            vertex_name(best),
             expected.map_or("-".to_string(), |v| format!("{v:+}")),
             report.nodes,
             report.elapsed.as_secs_f64(),
@@ -256,7 +325,7 @@ fn run_solve(file: &std::path::Path, wld: bool, hash: usize) -> ExitCode {
         nodes += report.nodes;
         secs += report.elapsed.as_secs_f64();
     }
-    println!(
+    outln!(
         "total: {} positions, {mismatches} mismatches, {nodes} nodes, {secs:.3} s, {:.0} nodes/s",
         entries.len(),
         nodes as f64 / secs.max(1e-9)
@@ -265,34 +334,6 @@ fn run_solve(file: &std::path::Path, wld: bool, hash: usize) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
-    }
-}
-
-fn print_report(r: &Report) {
-    for (i, line) in r.lines.iter().enumerate() {
-        println!(
-            "depth {}{} line {} score {} nodes {} time {:.3} nps {:.0} pv {}",
-            r.depth,
-            if r.exact {
-                if r.wld {
-                    " wld"
-                } else {
-                    " exact"
-                }
-            } else {
-                ""
-            },
-            i + 1,
-            format_score(line.score, r.exact),
-            r.nodes,
-            r.elapsed.as_secs_f64(),
-            r.nodes_per_second(),
-            line.pv
-                .iter()
-                .map(|&m| square_name(m))
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
     }
 }
 
@@ -306,13 +347,19 @@ fn run_analyze(
     let position = match parse_position(position) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("oxello analyze: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let time = time
-        .filter(|t| t.is_finite() && *t > 0.0)
-        .map(Duration::from_secs_f64);
+    let time = match time {
+        Some(t) if !(t.is_finite() && t > 0.0) => {
+            eprintln!("oxello analyze: --time {t}: expected a positive number of seconds");
+            return ExitCode::FAILURE;
+        }
+        Some(t) => Some(t.min(86_400.0)),
+        None => depth.is_none().then_some(DEFAULT_ANALYZE_SECONDS),
+    }
+    .map(Duration::from_secs_f64);
     let limits = Limits {
         depth,
         soft_time: time,
@@ -323,15 +370,9 @@ fn run_analyze(
     };
     let mut tt = TranspositionTable::new(hash);
     let stop = AtomicBool::new(false);
-    let report = Searcher::new(&mut tt, &stop).run(&position.board, &limits, print_report);
-    println!(
-        "best {} score {} depth {} nodes {} time {:.3}",
-        report.best_move().map_or("pass".to_string(), square_name),
-        format_score(report.score, report.exact),
-        report.depth,
-        report.nodes,
-        report.elapsed.as_secs_f64()
-    );
+    let report =
+        Searcher::new(&mut tt, &stop).run(&position.board, &limits, |r| out!("{}", info_lines(r)));
+    out!("{}", best_line(&report));
     ExitCode::SUCCESS
 }
 
@@ -346,13 +387,18 @@ fn per_engine<T: Copy>(values: &[T]) -> Result<Option<[T; 2]>, String> {
 }
 
 fn parse_time_control(s: &str) -> Result<ClockSpec, String> {
+    if s.eq_ignore_ascii_case("none") {
+        return Ok(ClockSpec::Unlimited);
+    }
     let (main, inc) = s.split_once('+').unwrap_or((s, "0"));
     let number = |x: &str| {
         x.trim()
             .parse::<f64>()
             .ok()
             .filter(|v| v.is_finite() && *v >= 0.0)
-            .ok_or(format!("bad time control '{s}': expected M+I in seconds"))
+            .ok_or(format!(
+                "bad time control '{s}': expected M+I in seconds, or none"
+            ))
     };
     Ok(ClockSpec::Game {
         main: number(main)?,
@@ -455,16 +501,26 @@ fn run_match(args: MatchArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Err(e) = oxello::match_runner::check_engines(&config) {
+        eprintln!("oxello match: {e}");
+        return ExitCode::FAILURE;
+    }
     let names = [
         config.engines[0].name.as_str(),
         config.engines[1].name.as_str(),
     ];
     let mut done = 0;
-    let report = run_match_games(&config, |_, tally| {
+    let report = run_match_games(&config, |game, tally| {
         done += 1;
+        let clocks = summary::final_clocks(game, names);
         eprintln!(
-            "{}",
-            summary::progress_line(done, config.games, tally, names)
+            "{}{}",
+            summary::progress_line(done, config.games, tally, names),
+            if clocks.is_empty() {
+                String::new()
+            } else {
+                format!("; clocks left: {clocks}")
+            }
         );
     });
     if let Some(path) = &args.ggf_out {
@@ -479,9 +535,9 @@ fn run_match(args: MatchArgs) -> ExitCode {
         }
     }
     if args.json {
-        println!("{}", summary::json(&report, names));
+        outln!("{}", summary::json(&report, names));
     } else {
-        print!("{}", summary::text(&report, names));
+        out!("{}", summary::text(&report, names));
     }
     ExitCode::SUCCESS
 }

@@ -3,8 +3,16 @@
 
 use std::time::Duration;
 
-/// Kept back from every budget for process start-up, pipes and the controller's own lag.
-const LATENCY_MARGIN: f64 = 0.15;
+/// Kept back from a clock: this share of the time it gives (main time plus one byo-yomi
+/// period), for pipes, the controller's own lag and a slower machine...
+const RESERVE_SHARE: f64 = 0.04;
+/// ...and never less than this many seconds, nor less than twice the engine's own measured
+/// lag (from a search's hard deadline to its reply).
+const MIN_RESERVE: f64 = 0.01;
+/// A move's soft deadline, as a share of its planned time: an iteration that ends before it
+/// is followed by another that the hard deadline may cut, so a move spends between this share
+/// and all of its time.
+const SOFT_SHARE: f64 = 0.8;
 /// Thinking time per move when no clock was set.
 pub const DEFAULT_MOVE_TIME: f64 = 1.0;
 /// No budget is ever planned above this (a day), whatever the controller says.
@@ -92,8 +100,14 @@ impl Clock {
         }
     }
 
-    /// Soft and hard time for the next move with `left` on the clock and `empties` empty squares.
-    pub fn budget(&self, left: Option<Remaining>, empties: u32) -> (Duration, Duration) {
+    /// Soft and hard time for the next move with `left` on the clock and `empties` empty
+    /// squares, for an engine whose replies have come up to `lag` after a hard deadline.
+    pub fn budget(
+        &self,
+        left: Option<Remaining>,
+        empties: u32,
+        lag: Duration,
+    ) -> (Duration, Duration) {
         let seconds = |s: f64| Duration::from_secs_f64(s.clamp(0.01, MAX_SECONDS));
         match (*self, left) {
             (Clock::Untimed, _) | (Clock::Unlimited, _) | (_, None) => {
@@ -101,29 +115,35 @@ impl Clock {
             }
             (
                 Clock::Timed {
-                    byoyomi, stones, ..
+                    main,
+                    byoyomi,
+                    stones,
                 },
                 Some(left),
             ) => {
-                let (soft, hard) = plan(left, byoyomi, stones, empties);
+                let reserve = (RESERVE_SHARE * (main + byoyomi))
+                    .max(MIN_RESERVE)
+                    .max(2.0 * lag.as_secs_f64());
+                let (soft, hard) = plan(left, byoyomi, stones, empties, reserve);
                 (seconds(soft), seconds(hard))
             }
         }
     }
 }
 
-/// Splits the time left over the moves still to come, spending more in the midgame.
-fn plan(left: Remaining, byoyomi: f64, stones: u64, empties: u32) -> (f64, f64) {
-    let usable = (left.seconds.min(MAX_SECONDS) - LATENCY_MARGIN).max(0.0);
+/// Splits the time left, less `reserve`, over the moves still to come, spending more in the
+/// midgame.
+fn plan(left: Remaining, byoyomi: f64, stones: u64, empties: u32, reserve: f64) -> (f64, f64) {
+    let usable = (left.seconds.min(MAX_SECONDS) - reserve).max(0.0);
     if left.stones > 0 {
-        // Byo-yomi: this period's time covers `stones` moves.
+        // Byo-yomi: this period's time covers `stones` moves, each its even share.
         let per_move = usable / left.stones as f64;
-        return (per_move * 0.5, per_move * 0.95);
+        return (per_move * SOFT_SHARE, per_move);
     }
     // Main time, with a byo-yomi period behind it as a cushion.
     let my_moves_left = f64::from(empties.div_ceil(2).max(1));
     let cushion = if stones > 0 {
-        (byoyomi - LATENCY_MARGIN).max(0.0) / stones as f64
+        (byoyomi - reserve).max(0.0) / stones as f64
     } else {
         0.0
     };

@@ -27,6 +27,9 @@ pub fn endgame_level(depth: u8) -> Option<u8> {
     (depth >= ENDGAME_BASE).then(|| (depth - ENDGAME_BASE) % LEVELS)
 }
 
+/// The table sizes the engine accepts, MiB.
+pub const HASH_MIB: std::ops::RangeInclusive<usize> = 1..=4096;
+
 /// No best move known.
 pub const NO_MOVE: u8 = 64;
 

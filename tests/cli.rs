@@ -46,3 +46,131 @@ fn solve_flags_a_move_the_file_scores_lower() {
     assert!(!ok, "{text}");
     assert!(text.contains("MISMATCH"), "{text}");
 }
+
+/// Runs oxello and returns (success, stdout, stderr).
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = oxello(args);
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const START: &str = "---------------------------OX------XO--------------------------- X";
+
+#[test]
+fn analyze_takes_options_after_the_position() {
+    let (ok, text, err) = run(&["analyze", START, "--depth", "4", "--lines", "2"]);
+    assert!(ok, "{err}");
+    // GTP's info lines: upper-case moves, GTP's field order; the four first moves tie.
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("info depth 4 line 2 score ") && l.contains(" nps ")),
+        "{text}"
+    );
+    let best = text.lines().last().unwrap();
+    assert!(
+        best.starts_with("best ") && best.contains(" depth 4 "),
+        "{text}"
+    );
+    let mv = best.split_whitespace().nth(1).unwrap();
+    assert!(["D3", "C4", "F5", "E6"].contains(&mv), "{best}");
+}
+
+#[test]
+fn cli_errors_have_a_message_and_a_failing_exit() {
+    let empty = std::env::temp_dir().join(format!("oxello-empty-{}.obf", std::process::id()));
+    std::fs::write(&empty, "% nothing but a comment\n").unwrap();
+    let cases: [(&[&str], &str); 7] = [
+        (&["analyze", START, "--lines", "0"], "1..=32"),
+        (&["analyze", START, "--lines", "99"], "1..=32"),
+        (
+            &["analyze", START, "--time", "0"],
+            "positive number of seconds",
+        ),
+        (&["analyze", "XO X", "--depth", "2"], ""),
+        (&["perft", "99"], "1..=60"),
+        (&["perft", "15"], "need --force"),
+        (&["solve", empty.to_str().unwrap()], "no position"),
+    ];
+    for (args, message) in cases {
+        let (ok, _, err) = run(args);
+        assert!(!ok, "{args:?} succeeded");
+        assert!(
+            !err.trim().is_empty() && err.contains(message),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn out_of_range_table_sizes_are_clamped_with_a_message() {
+    for (size, used) in [("0", "using 1 MiB"), ("999999999", "using 4096 MiB")] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_oxello"))
+            .args(["--hash", size])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(b"name\n").unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "= Oxello\n\n");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("outside 1-4096 MiB") && err.contains(used),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn help_says_what_no_subcommand_does() {
+    let (ok, text, _) = run(&["--help"]);
+    assert!(ok);
+    assert!(
+        text.contains("GTP on stdin/stdout") && text.contains("protocol.md"),
+        "{text}"
+    );
+    // Every option and argument of every subcommand has a description: on its line, or on
+    // the next one when clap wraps.
+    for sub in ["perft", "solve", "analyze", "match", "bench"] {
+        let (ok, text, _) = run(&[sub, "-h"]);
+        assert!(ok);
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let item = line.trim_start();
+            if !(item.starts_with('-') || item.starts_with('<')) || !line.starts_with("  ") {
+                continue;
+            }
+            let same_line = item.split("  ").filter(|p| !p.trim().is_empty()).count() >= 2;
+            let next_line = lines.get(i + 1).is_some_and(|n| {
+                let t = n.trim_start();
+                n.len() - t.len() > line.len() - item.len() && !t.is_empty()
+            });
+            assert!(same_line || next_line, "{sub}: no description: {line}");
+        }
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_a_batch_job_without_a_panic() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oxello"))
+        .args(["solve", "tests/data/fforum-1-19.obf"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read the header only, as `| head -1` would, then go away.
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut header = String::new();
+    std::io::BufRead::read_line(&mut out, &mut header).unwrap();
+    drop(out);
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert!(done.status.success() && !err.contains("panicked"), "{err}");
+}

@@ -198,8 +198,9 @@ fn an_engine_that_exits_loses_and_is_restarted() {
         .lines()
         .count();
     let _ = std::fs::remove_file(&log);
+    // Once for the set-up check, then once for each game.
     assert_eq!(
-        starts, 2,
+        starts, 3,
         "the engine was not restarted for the second game"
     );
 }
@@ -257,4 +258,92 @@ fn bad_arguments_fail_cleanly() {
         .output()
         .unwrap();
     assert!(!out.status.success());
+}
+
+/// A temporary file path for one test.
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("oxello-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn a_missing_engine_is_a_setup_error_before_any_game() {
+    let ggf = temp("missing.ggf");
+    let out = Command::new(oxello())
+        .args([
+            "match",
+            "--engine",
+            "/nonexistent/engine",
+            "--engine",
+            oxello(),
+        ])
+        .args(["--ggf-out", ggf.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("engine 1 ('/nonexistent/engine')") && err.contains("exited before"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "no summary: no game was played");
+    assert!(!ggf.exists(), "no game record");
+    // The second engine is named when it is the missing one.
+    let out = Command::new(oxello())
+        .args([
+            "match",
+            "--engine",
+            oxello(),
+            "--engine",
+            "/nonexistent/other",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("engine 2"));
+}
+
+/// An engine command that logs every command it receives to `log` before oxello reads it.
+fn logged_engine(log: &std::path::Path, args: &str) -> String {
+    format!("tee -a {} | {} {args}", log.display(), oxello())
+}
+
+#[test]
+fn a_clocked_engine_plays_an_unclocked_one_with_whole_second_time_left() {
+    let (clocked, unclocked) = (temp("clocked.log"), temp("unclocked.log"));
+    let json = run_match(&[
+        "--engine",
+        &logged_engine(&clocked, ""),
+        "--engine",
+        &logged_engine(&unclocked, "--depth 2"),
+        "--time-control",
+        "3+0",
+        "--time-control",
+        "none",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    assert!(json.contains("\"forfeits\":[]"), "{json}");
+    assert!(json.contains("\"final_clock\":[") && !json.contains("\"final_clock\":[null,null]"));
+    let sent = std::fs::read_to_string(&clocked).unwrap();
+    let time_left: Vec<&str> = sent
+        .lines()
+        .filter(|l| l.starts_with("time_left"))
+        .collect();
+    assert!(!time_left.is_empty(), "{sent}");
+    for line in time_left {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(fields.len(), 4, "{line}");
+        assert!(
+            fields[2].parse::<u64>().is_ok(),
+            "not whole seconds: {line}"
+        );
+    }
+    let sent = std::fs::read_to_string(&unclocked).unwrap();
+    assert!(
+        !sent.contains("time_"),
+        "the unclocked engine got a clock: {sent}"
+    );
 }

@@ -5,16 +5,16 @@ use super::parse::{parse_request, preprocess, Command, CommandError, Request, Ve
 use super::{Input, MAX_LINE};
 use crate::board::{Board, Color, Squares};
 use crate::engine::{Engine, Event};
-use crate::eval::{evaluate, DISC};
+use crate::eval::evaluate;
 use crate::game::{Game, GameError};
-use crate::notation::square_name;
 use crate::perft::{perft, PerftMode};
+use crate::report::{best_line, format_score, info_lines, vertex_name};
 use crate::search::{Limits, Report};
 use crate::timeman::{solvable_empties, Clock, Remaining};
 use crossbeam_channel::{select, Receiver};
 use std::collections::VecDeque;
 use std::io::Write;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Deepest analysis when no time is given (it goes on until `stop` or the exact solve).
 const MAX_ANALYSIS_DEPTH: u32 = 60;
@@ -32,6 +32,8 @@ pub struct Session<W: Write> {
     left: [Option<Remaining>; 2],
     fixed_depth: Option<u32>,
     move_time: Option<f64>,
+    /// The longest a search has answered after its hard deadline, kept back from clocks.
+    lag: Duration,
 }
 
 enum Flow {
@@ -48,53 +50,6 @@ fn index(c: Color) -> usize {
     }
 }
 
-/// A move as GTP answers it: upper case, `pass` for none.
-fn vertex_name(sq: Option<u32>) -> String {
-    sq.map_or_else(|| "pass".to_string(), |s| square_name(s).to_uppercase())
-}
-
-/// A score in discs: `+4` when exact, `+1.25` otherwise.
-pub fn format_score(centi: i32, exact: bool) -> String {
-    if exact {
-        format!("{:+}", centi / DISC)
-    } else {
-        format!("{:+.2}", f64::from(centi) / f64::from(DISC))
-    }
-}
-
-fn format_pv(pv: &[u32]) -> String {
-    pv.iter()
-        .map(|&m| square_name(m).to_uppercase())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn progress_lines(r: &Report) -> String {
-    r.lines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            format!(
-                "info depth {}{} line {} score {} nodes {} nps {:.0} time {:.3} pv {}\n",
-                r.depth,
-                if r.wld {
-                    " wld"
-                } else if r.exact {
-                    " exact"
-                } else {
-                    ""
-                },
-                i + 1,
-                format_score(l.score, r.exact),
-                r.nodes,
-                r.nodes_per_second(),
-                r.elapsed.as_secs_f64(),
-                format_pv(&l.pv)
-            )
-        })
-        .collect()
-}
-
 impl<W: Write> Session<W> {
     pub fn new(input: Receiver<Input>, out: W, options: &super::Options) -> Session<W> {
         Session {
@@ -109,6 +64,7 @@ impl<W: Write> Session<W> {
             left: [None, None],
             fixed_depth: options.depth.filter(|&d| d > 0),
             move_time: options.move_time,
+            lag: Duration::ZERO,
         }
     }
 
@@ -141,9 +97,16 @@ impl<W: Write> Session<W> {
     }
 
     fn write_raw(&mut self, text: &str) {
-        // A closed stdout only means the controller is gone; the engine ends at EOF anyway.
-        let _ = self.out.write_all(text.as_bytes());
-        let _ = self.out.flush();
+        // Output that cannot be written means the controller is gone: end as at EOF.
+        let written = self
+            .out
+            .write_all(text.as_bytes())
+            .and_then(|_| self.out.flush());
+        if written.is_err() && !self.input_closed {
+            self.engine.stop();
+            self.input_closed = true;
+            self.pending.push_back(Input::Eof);
+        }
     }
 
     fn respond(&mut self, id: &Option<String>, reply: Reply) {
@@ -324,7 +287,9 @@ impl<W: Write> Session<W> {
                 let t = Duration::from_secs_f64(t);
                 (t, t)
             }
-            None => self.clock.budget(self.left[index(color)], empties),
+            None => self
+                .clock
+                .budget(self.left[index(color)], empties, self.lag),
         };
         // A fixed depth without a fixed time plays at that depth, however long it takes.
         let timed = self.fixed_depth.is_none() || self.move_time.is_some();
@@ -388,16 +353,9 @@ impl<W: Write> Session<W> {
         };
         self.write_raw(&format!("={}\n", id.as_deref().unwrap_or("")));
         let report = self.think(board, limits, |session, r| {
-            session.write_raw(&progress_lines(r))
+            session.write_raw(&info_lines(r))
         });
-        self.write_raw(&format!(
-            "best {} score {} depth {} nodes {} time {:.3}\n\n",
-            vertex_name(report.best_move()),
-            format_score(report.score, report.exact),
-            report.depth,
-            report.nodes,
-            report.elapsed.as_secs_f64()
-        ));
+        self.write_raw(&(best_line(&report) + "\n"));
     }
 
     /// Runs a search to its end while reading input: `stop`, `quit` and EOF stop the search at
@@ -407,6 +365,21 @@ impl<W: Write> Session<W> {
         board: Board,
         limits: Limits,
         mut progress: impl FnMut(&mut Self, &Report),
+    ) -> Report {
+        let started = Instant::now();
+        let hard = limits.hard_time;
+        let report = self.wait_for_search(board, limits, &mut progress);
+        if let Some(hard) = hard {
+            self.lag = self.lag.max(started.elapsed().saturating_sub(hard));
+        }
+        report
+    }
+
+    fn wait_for_search(
+        &mut self,
+        board: Board,
+        limits: Limits,
+        progress: &mut impl FnMut(&mut Self, &Report),
     ) -> Report {
         self.engine.start(board, limits);
         // A stop, quit or EOF already read (behind this command) ends this search too.

@@ -62,6 +62,26 @@ fn keep(line: &mut Vec<u8>, bytes: &[u8], overlong: &mut bool) {
     line.extend_from_slice(&bytes[..bytes.len().min(room)]);
 }
 
+/// Ends the session as end of input does once nobody reads stdout any more: the read end of
+/// a pipe closing shows as an error event to `poll`, so a search whose output would be lost
+/// stops at once instead of running until its next write fails.
+#[cfg(unix)]
+fn watch_output(lines: Sender<Input>) {
+    use rustix::event::{poll, PollFd, PollFlags};
+    let stdout = std::io::stdout();
+    let mut fds = [PollFd::new(&stdout, PollFlags::empty())];
+    loop {
+        match poll(&mut fds, None) {
+            Ok(_) if !fds[0].revents().is_empty() => {
+                let _ = lines.send(Input::Eof);
+                return;
+            }
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(_) => return,
+        }
+    }
+}
+
 /// Start-up settings of the GTP engine.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -75,10 +95,20 @@ pub struct Options {
 /// Runs the GTP engine on stdin/stdout until `quit` or EOF.
 pub fn run(options: Options) {
     let (tx, rx) = unbounded();
+    #[cfg(unix)]
+    let tx_output_closed = tx.clone();
     std::thread::Builder::new()
         .name("stdin".into())
         .spawn(move || read_lines(std::io::stdin().lock(), tx))
         .expect("cannot start the input thread");
+    #[cfg(unix)]
+    {
+        let closed = tx_output_closed;
+        std::thread::Builder::new()
+            .name("stdout watch".into())
+            .spawn(move || watch_output(closed))
+            .expect("cannot start the output watcher");
+    }
     let stdout = std::io::stdout();
     let mut session = dispatch::Session::new(rx, stdout.lock(), &options);
     session.run();

@@ -363,7 +363,7 @@ fn parse_command(name: &str, text: &str) -> Result<Command, CommandError> {
         "oxello-hash" => {
             let a = args(text, 1, 1, "oxello-hash <MiB 1..4096>")?;
             match whole(a[0], "a size in MiB 1..4096", unsigned)? {
-                m @ 1..=4096 => Ok(Hash(m as usize)),
+                m if crate::tt::HASH_MIB.contains(&(m as usize)) => Ok(Hash(m as usize)),
                 _ => syntax("expected a size in MiB 1..4096"),
             }
         }

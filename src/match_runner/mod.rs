@@ -97,6 +97,9 @@ pub struct GameResult {
     pub forfeit: Option<(usize, Forfeit)>,
     /// Longest think of each engine (by engine index).
     pub longest_move: [f64; 2],
+    /// Seconds left on each engine's game clock at the end (by engine index), for engines
+    /// playing on a game clock.
+    pub final_clock: [Option<f64>; 2],
 }
 
 impl GameResult {
@@ -257,16 +260,25 @@ impl SideClock {
         }
     }
 
+    /// GTP's `time_left`, in whole seconds as the standard has it (rounded down, so that an
+    /// engine never believes it has more than it has). A per-move time under a second is sent
+    /// as it is: only engines that read fractions (as oxello does) can play at such speeds.
     fn time_left(&self, c: Color) -> Option<String> {
         match self.spec {
             ClockSpec::Unlimited => None,
-            ClockSpec::PerMove(s) => Some(format!("time_left {} {s} 1", c.name())),
+            ClockSpec::PerMove(s) if s < 1.0 => Some(format!("time_left {} {s} 1", c.name())),
+            ClockSpec::PerMove(s) => Some(format!("time_left {} {} 1", c.name(), s.floor())),
             ClockSpec::Game { .. } => Some(format!(
-                "time_left {} {:.2} 0",
+                "time_left {} {} 0",
                 c.name(),
-                self.left.max(0.0)
+                self.left.max(0.0).floor()
             )),
         }
+    }
+
+    /// Seconds left on a game clock.
+    fn game_time_left(&self) -> Option<f64> {
+        matches!(self.spec, ClockSpec::Game { .. }).then_some(self.left)
     }
 
     /// How long the next move may take before it is late (grace included).
@@ -300,6 +312,7 @@ fn play_game(
         black_score: 0,
         forfeit: None,
         longest_move: [0.0; 2],
+        final_clock: [None; 2],
     };
     let seat_of = |c: Color| if c == Color::Black { black } else { 1 - black };
     let mut clocks = [
@@ -355,6 +368,7 @@ fn play_game(
         }
         Ok(())
     })();
+    result.final_clock = clocks.map(|c| c.game_time_left());
     match outcome {
         Ok(()) => result.black_score = game.position().black_final_score(),
         Err((loser, reason)) => {
@@ -424,6 +438,33 @@ fn ask_move(
     }
     record_move(&mut result.moves, game, c, sq, used);
     Ok(sq)
+}
+
+/// Starts every engine once and asks for its name, before any game: an engine that cannot be
+/// started, or that exits or stays silent instead of answering, is a set-up error (which
+/// engine, and why), not a string of lost games.
+pub fn check_engines(config: &MatchConfig) -> Result<(), String> {
+    for (i, spec) in config.engines.iter().enumerate() {
+        let which = format!("engine {} ('{}')", i + 1, spec.command);
+        let mut client = Client::start(&spec.command).map_err(|e| format!("{which}: {e}"))?;
+        let reply = client.ask("name", COMMAND_PATIENCE);
+        client.shutdown();
+        match reply {
+            Ok(_) => {}
+            Err(ClientError::Closed) => {
+                return Err(format!(
+                    "{which} exited before answering its first command: is the command right?"
+                ))
+            }
+            Err(ClientError::Timeout) => {
+                return Err(format!(
+                    "{which} gave no GTP answer to 'name' within {} s",
+                    COMMAND_PATIENCE.as_secs()
+                ))
+            }
+        }
+    }
+    Ok(())
 }
 
 /// What the match produced.

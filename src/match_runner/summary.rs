@@ -42,6 +42,24 @@ fn mean_disc_difference(results: &[GameResult]) -> f64 {
         / n
 }
 
+/// The least time an engine had left on its game clock at the end of a game, if it played on one.
+fn smallest_final_clock(results: &[GameResult], engine: usize) -> Option<f64> {
+    results
+        .iter()
+        .filter_map(|g| g.final_clock[engine])
+        .min_by(f64::total_cmp)
+}
+
+/// A game's final clocks, as `name 3.21 s` for each engine on a game clock.
+pub fn final_clocks(game: &GameResult, names: [&str; 2]) -> String {
+    names
+        .iter()
+        .zip(game.final_clock)
+        .filter_map(|(name, left)| left.map(|s| format!("{name} {s:.2} s")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn longest(results: &[GameResult], engine: usize) -> f64 {
     results
         .iter()
@@ -111,6 +129,9 @@ pub fn text(report: &MatchReport, names: [&str; 2]) -> String {
             "longest move by {name}: {:.2} s",
             longest(&report.results, i)
         );
+        if let Some(least) = smallest_final_clock(&report.results, i) {
+            let _ = writeln!(out, "smallest final clock of {name}: {least:.2} s");
+        }
     }
     if let Some((verdict, llr)) = report.sprt {
         let word = match verdict {
@@ -165,10 +186,13 @@ pub fn json(report: &MatchReport, names: [&str; 2]) -> String {
         .iter()
         .map(|g| {
             format!(
-                "{{\"game\":{},\"black\":{},\"black_score\":{},\"forfeit\":{}}}",
+                "{{\"game\":{},\"black\":{},\"black_score\":{},\"final_clock\":[{}],\"forfeit\":{}}}",
                 g.index + 1,
                 json_string(names[g.black]),
                 g.black_score,
+                g.final_clock
+                    .map(|c| c.map_or("null".into(), json_number))
+                    .join(","),
                 g.forfeit.as_ref().map_or("null".into(), |(e, r)| format!(
                     "{{\"engine\":{},\"reason\":{}}}",
                     json_string(names[*e]),

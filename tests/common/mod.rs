@@ -20,6 +20,18 @@ pub struct Gtp {
     lines: Receiver<String>,
 }
 
+/// The engine as a bare child process with piped stdin and stdout (stderr dropped), for
+/// tests that handle the pipes themselves.
+pub fn spawn_engine(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_oxello"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start oxello")
+}
+
 /// Generous bound for one response; a test failing on it means the engine hung.
 pub const PATIENCE: Duration = Duration::from_secs(120);
 

@@ -1,0 +1,186 @@
+//! Every example of README.md and every transcript of protocol.md, run as written through the
+//! binary and compared with what the document shows. A line `...` stands for any lines;
+//! where a search decides (its moves, scores, node counts and times), numbers and moves are
+//! masked; everything else must match byte for byte.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::Command;
+
+fn repo_file(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// The fenced blocks of a markdown text, each as its lines without the fence's indentation.
+fn fenced_blocks(text: &str) -> Vec<(String, Vec<String>)> {
+    let mut blocks = Vec::new();
+    let mut open: Option<(usize, String, Vec<String>)> = None;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        match open.take() {
+            None => {
+                if let Some(info) = trimmed.strip_prefix("```") {
+                    open = Some((indent, info.to_string(), Vec::new()));
+                }
+            }
+            Some((at, info, lines)) if trimmed == "```" => {
+                let _ = at;
+                blocks.push((info, lines));
+            }
+            Some((at, info, mut lines)) => {
+                lines.push(line.get(at..).unwrap_or("").to_string());
+                open = Some((at, info, lines));
+            }
+        }
+    }
+    blocks
+}
+
+/// Numbers (with an optional unit `s`) become `N`, a run of moves `M`, runs of spaces inside
+/// the line one space; trailing spaces stay.
+fn mask(line: &str) -> String {
+    let is_move = |t: &str| {
+        t.len() == 2
+            && matches!(t.as_bytes()[0], b'A'..=b'H')
+            && matches!(t.as_bytes()[1], b'1'..=b'8')
+    };
+    let mut tokens: Vec<String> = Vec::new();
+    for token in line.split_whitespace() {
+        let number = token.trim_end_matches('s');
+        let masked = if !number.is_empty() && number.parse::<f64>().is_ok() {
+            "N"
+        } else if is_move(token) {
+            "M"
+        } else {
+            token
+        };
+        if !(masked == "M" && tokens.last().is_some_and(|t| t == "M")) {
+            tokens.push(masked.to_string());
+        }
+    }
+    let trailing = &line[line.trim_end().len()..];
+    tokens.join(" ") + trailing
+}
+
+/// Whether `actual` is `expected`, where a line `...` in `expected` stands for any lines.
+fn matches(expected: &[String], actual: &[String], masked: bool) -> bool {
+    match expected.split_first() {
+        None => actual.is_empty(),
+        Some((e, rest)) if e == "..." => {
+            (0..=actual.len()).any(|k| matches(rest, &actual[k..], masked))
+        }
+        Some((e, rest)) => actual.split_first().is_some_and(|(a, more)| {
+            let same = if masked { mask(e) == mask(a) } else { e == a };
+            same && matches(rest, more, masked)
+        }),
+    }
+}
+
+fn lines(text: &str) -> Vec<String> {
+    text.lines().map(str::to_string).collect()
+}
+
+/// A README command with `oxello` pointing at the built binary.
+fn with_binary(command: &str) -> String {
+    let bin = env!("CARGO_BIN_EXE_oxello");
+    let command = command
+        .replace("| oxello", &format!("| {bin}"))
+        .replace("\"oxello ", &format!("\"{bin} "));
+    match command.strip_prefix("oxello ") {
+        Some(rest) => format!("{bin} {rest}"),
+        None => command,
+    }
+}
+
+#[test]
+fn readme_examples_run_as_written() {
+    let mut ran = 0;
+    for (info, block) in fenced_blocks(&repo_file("README.md")) {
+        if info != "sh" {
+            continue;
+        }
+        let mut i = 0;
+        while i < block.len() {
+            let Some(command) = block[i].strip_prefix("$ ") else {
+                panic!("a README sh block line that is not a command: {}", block[i]);
+            };
+            let end = (i + 1..block.len())
+                .find(|&j| block[j].starts_with("$ "))
+                .unwrap_or(block.len());
+            let expected = block[i + 1..end].to_vec();
+            let out = Command::new("sh")
+                .arg("-c")
+                .arg(with_binary(command))
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "{command}: {:?}", out.status);
+            assert!(
+                matches(&expected, &lines(&stdout), true),
+                "{command}\nexpected:\n{}\nactual:\n{stdout}",
+                expected.join("\n")
+            );
+            ran += 1;
+            i = end;
+        }
+    }
+    assert!(ran >= 6, "only {ran} README examples found");
+}
+
+/// Commands whose replies a search decides: compared with numbers and moves masked.
+const SEARCHING: [&str; 4] = ["genmove", "reg_genmove", "analyze", "solve"];
+
+#[test]
+fn protocol_transcripts_replay_byte_for_byte() {
+    let mut replayed = 0;
+    for (_, block) in fenced_blocks(&repo_file("protocol.md")) {
+        if !block.first().is_some_and(|l| l.starts_with("> ")) {
+            continue;
+        }
+        let mut child = common::spawn_engine(&[]);
+        let mut stdin = child.stdin.take().unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut i = 0;
+        while i < block.len() {
+            let command = block[i].strip_prefix("> ").expect("a transcript command");
+            let end = (i + 1..block.len())
+                .find(|&j| block[j].starts_with("> "))
+                .unwrap_or(block.len());
+            let mut expected = block[i + 1..end].to_vec();
+            while expected.last().is_some_and(|l| l.is_empty()) {
+                expected.pop();
+            }
+            writeln!(stdin, "{command}").unwrap();
+            stdin.flush().unwrap();
+            // A response ends with an empty line.
+            let mut actual = Vec::new();
+            loop {
+                let mut line = String::new();
+                assert!(out.read_line(&mut line).unwrap() > 0, "{command}: EOF");
+                let line = line.trim_end_matches('\n').to_string();
+                if line.is_empty() {
+                    break;
+                }
+                actual.push(line);
+            }
+            let name = command
+                .split_whitespace()
+                .find(|w| w.parse::<u64>().is_err());
+            let masked = name.is_some_and(|n| SEARCHING.contains(&n));
+            assert!(
+                matches(&expected, &actual, masked),
+                "> {command}\nexpected:\n{}\nactual:\n{}",
+                expected.join("\n"),
+                actual.join("\n")
+            );
+            replayed += 1;
+            i = end;
+        }
+        drop(stdin);
+        assert!(child.wait().unwrap().success());
+    }
+    assert!(replayed >= 20, "only {replayed} transcript commands found");
+}
