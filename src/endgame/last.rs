@@ -11,8 +11,6 @@ use crate::eval::{neighbours, stable_discs, CORNERS};
 /// The most empties [`solve_shallow`] is meant for: deeper, a sorted move list and the table
 /// pay for themselves.
 pub const SHALLOW_EMPTIES: u32 = 5;
-/// From this many empties on, the shallow search tries the stability cutoff.
-const STABILITY_EMPTIES: u32 = 99;
 
 /// Below any score.
 const NO_SCORE: i32 = -65;
@@ -316,13 +314,8 @@ pub fn solve_shallow(p: u64, o: u64, alpha: i32, beta: i32, parity: u64, nodes: 
             }
             solve_4(p, o, alpha, beta, four, nodes)
         }
-        n => {
+        _ => {
             *nodes += 1;
-            if n >= STABILITY_EMPTIES {
-                if let Some(bound) = stability_bound(p, o, alpha) {
-                    return bound;
-                }
-            }
             with_pass(p, o, alpha, beta, |p, o, mut alpha, beta| {
                 let mut best = NO_SCORE;
                 for sq in parity_order(!(p | o), parity) {
