@@ -4,7 +4,6 @@
 
 pub mod bench;
 pub mod board;
-pub mod endgame;
 pub mod engine;
 pub mod eval;
 pub mod game;

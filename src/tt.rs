@@ -11,6 +11,8 @@ const ENDGAME_BASE: u8 = 64;
 
 /// Endgame searches come in levels of selectivity, the last one exact.
 pub const LEVELS: u8 = 4;
+/// The exact level.
+pub const EXACT_LEVEL: u8 = LEVELS - 1;
 
 /// The depth stored for an endgame result with `empties` empty squares, searched at selectivity
 /// `level`. Ranking by empties lets replacement keep the results that saved the most work; for

@@ -2,7 +2,7 @@
 //! positions with 1 to 7 empties, with open and narrow windows (fail-soft bounds must hold).
 
 use oxello::board::{Board, Squares};
-use oxello::endgame::last::{last_flip_count, odd_quadrants, solve_shallow};
+use oxello::search::endgame::last::{last_flip_count, odd_quadrants, solve_shallow};
 use proptest::prelude::*;
 
 mod common;

@@ -147,37 +147,36 @@ fn final_score(p: u64, o: u64) -> i32 {
     crate::board::Board::new(p, o).final_score()
 }
 
-/// `squares` without its element `skip`, order kept.
+/// `squares` without `played`, order kept.
 #[inline(always)]
-fn without<const M: usize>(squares: &[u32], skip: usize) -> [u32; M] {
+fn without<const M: usize>(squares: &[u32], played: u32) -> [u32; M] {
     let mut rest = [0; M];
-    let mut n = 0;
-    for (i, &sq) in squares.iter().enumerate() {
-        if i != skip {
-            rest[n] = sq;
-            n += 1;
-        }
+    for (slot, &sq) in rest
+        .iter_mut()
+        .zip(squares.iter().filter(|&&sq| sq != played))
+    {
+        *slot = sq;
     }
     rest
 }
 
-/// Tries the moves of `p` on `squares` in order with `child(next p, next o, played index,
-/// alpha, beta)`, which scores from the mover's side; `None` when no square is a move.
+/// Tries the moves of `p` on `squares` in order with `child(next p, next o, square, alpha,
+/// beta)`, which scores from the mover's side; `None` when no square is a move.
 #[inline(always)]
 fn try_moves(
     p: u64,
     o: u64,
     mut alpha: i32,
     beta: i32,
-    squares: &[u32],
-    mut child: impl FnMut(u64, u64, usize, i32, i32) -> i32,
+    squares: impl IntoIterator<Item = u32>,
+    mut child: impl FnMut(u64, u64, u32, i32, i32) -> i32,
 ) -> Option<i32> {
     let mut best = NO_SCORE;
-    for (i, &sq) in squares.iter().enumerate() {
+    for sq in squares {
         let Some((np, no)) = play(p, o, sq) else {
             continue;
         };
-        let score = child(np, no, i, alpha, beta);
+        let score = child(np, no, sq, alpha, beta);
         if score > best {
             best = score;
             if score >= beta {
@@ -211,9 +210,10 @@ fn with_pass(
 fn solve_2(p: u64, o: u64, alpha: i32, beta: i32, squares: [u32; 2], nodes: &mut u64) -> i32 {
     *nodes += 1;
     with_pass(p, o, alpha, beta, |p, o, alpha, beta| {
-        try_moves(p, o, alpha, beta, &squares, |np, _, i, _, _| {
+        try_moves(p, o, alpha, beta, squares, |np, _, sq, _, _| {
             *nodes += 1;
-            -solve_1(np, squares[1 - i])
+            // The square left is the one not played.
+            -solve_1(np, squares[0] ^ squares[1] ^ sq)
         })
     })
 }
@@ -222,8 +222,8 @@ fn solve_3(p: u64, o: u64, alpha: i32, beta: i32, squares: [u32; 3], nodes: &mut
     *nodes += 1;
     let squares = parity_order_3(squares);
     with_pass(p, o, alpha, beta, |p, o, alpha, beta| {
-        try_moves(p, o, alpha, beta, &squares, |np, no, i, a, b| {
-            -solve_2(np, no, -b, -a, without(&squares, i), nodes)
+        try_moves(p, o, alpha, beta, squares, |np, no, sq, a, b| {
+            -solve_2(np, no, -b, -a, without(&squares, sq), nodes)
         })
     })
 }
@@ -244,8 +244,8 @@ fn parity_order_3([a, b, c]: [u32; 3]) -> [u32; 3] {
 fn solve_4(p: u64, o: u64, alpha: i32, beta: i32, squares: [u32; 4], nodes: &mut u64) -> i32 {
     *nodes += 1;
     with_pass(p, o, alpha, beta, |p, o, alpha, beta| {
-        try_moves(p, o, alpha, beta, &squares, |np, no, i, a, b| {
-            -solve_3(np, no, -b, -a, without(&squares, i), nodes)
+        try_moves(p, o, alpha, beta, squares, |np, no, sq, a, b| {
+            -solve_3(np, no, -b, -a, without(&squares, sq), nodes)
         })
     })
 }
@@ -316,23 +316,12 @@ pub fn solve_shallow(p: u64, o: u64, alpha: i32, beta: i32, parity: u64, nodes: 
         }
         _ => {
             *nodes += 1;
-            with_pass(p, o, alpha, beta, |p, o, mut alpha, beta| {
-                let mut best = NO_SCORE;
-                for sq in parity_order(!(p | o), parity) {
-                    let Some((np, no)) = play(p, o, sq) else {
-                        continue;
-                    };
+            with_pass(p, o, alpha, beta, |p, o, alpha, beta| {
+                let squares = parity_order(!(p | o), parity);
+                try_moves(p, o, alpha, beta, squares, |np, no, sq, a, b| {
                     let next_parity = parity ^ QUADRANT_SQUARES[quadrant(sq) as usize];
-                    let score = -solve_shallow(np, no, -beta, -alpha, next_parity, nodes);
-                    if score > best {
-                        best = score;
-                        if score >= beta {
-                            break;
-                        }
-                        alpha = alpha.max(score);
-                    }
-                }
-                (best > NO_SCORE).then_some(best)
+                    -solve_shallow(np, no, -b, -a, next_parity, nodes)
+                })
             })
         }
     }

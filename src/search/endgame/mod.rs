@@ -4,10 +4,11 @@
 
 pub mod last;
 
+use super::movelist::MoveList;
+use super::{ExactSolver, Searcher, INFINITY};
 use crate::board::{legal_moves, Board};
 use crate::eval::{neighbours, CORNERS, DISC};
-use crate::search::{MoveList, Searcher, INFINITY};
-use crate::tt::{endgame_depth, endgame_level, LEVELS, NO_MOVE};
+use crate::tt::{endgame_depth, endgame_level, EXACT_LEVEL, LEVELS, NO_MOVE};
 use last::{odd_quadrants, solve_shallow, stability_bound};
 
 /// From this many empties on, results go to the transposition table.
@@ -21,7 +22,6 @@ const SHALLOW_EMPTIES: u32 = last::SHALLOW_EMPTIES;
 /// ProbCut margins of the selective levels, in tenths of a standard deviation of the shallow
 /// search's error; the level after the last margin is exact.
 const MARGINS: [i32; LEVELS as usize - 1] = [10, 15, 20];
-pub(crate) const EXACT_LEVEL: u8 = LEVELS - 1;
 /// Positions with fewer empties are solved exactly at once: selective passes would not pay.
 const SELECTIVE_EMPTIES: u32 = 20;
 /// From this many empties on, the children's table entries are looked at before searching.
@@ -29,10 +29,10 @@ const ETC_EMPTIES: u32 = 12;
 /// From this many empties on, a selective search tries ProbCut.
 const PROBCUT_EMPTIES: u32 = 12;
 
-impl Searcher<'_> {
+impl ExactSolver for Searcher<'_> {
     /// The exact score of `b` for the side to move if it lies in (alpha, beta); otherwise a
     /// bound on the same side of the window (fail-soft). Scores in discs.
-    pub(crate) fn solve(&mut self, b: &Board, alpha: i32, beta: i32) -> i32 {
+    fn solve(&mut self, b: &Board, alpha: i32, beta: i32) -> i32 {
         if b.empty_count() <= SHALLOW_EMPTIES {
             let parity = odd_quadrants(b.empties());
             solve_shallow(b.player, b.opponent, alpha, beta, parity, &mut self.nodes)
@@ -40,7 +40,9 @@ impl Searcher<'_> {
             self.solve_deep(b, alpha, beta)
         }
     }
+}
 
+impl Searcher<'_> {
     /// Many empties: sorted move list, transposition table, stability cutoff, PVS.
     fn solve_deep(&mut self, b: &Board, alpha: i32, beta: i32) -> i32 {
         self.visit();

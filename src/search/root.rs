@@ -1,0 +1,333 @@
+//! The root of a search: iterative deepening with aspiration windows, multi-line analysis,
+//! the final exact solve by windows that each hold one even score, and the reports.
+
+use super::endgame::endgame_levels;
+use super::ExactSolver;
+use super::{
+    disc_window, Limits, Line, Report, RootMove, Searcher, EARLY_SOLVE_EMPTIES,
+    ENDGAME_ORDER_DEPTH, INFINITY, MAX_SCORE, POLL_INTERVAL,
+};
+use crate::board::{flips, Board, Squares};
+use crate::eval::{evaluate, DISC};
+use crate::tt::EXACT_LEVEL;
+use std::time::{Duration, Instant};
+
+impl Searcher<'_> {
+    /// Iterative deepening from `board`, calling `progress` after every finished iteration.
+    pub fn run(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        mut progress: impl FnMut(&Report),
+    ) -> Report {
+        let start = Instant::now();
+        self.tt.new_search();
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.next_poll = POLL_INTERVAL.min(self.node_limit);
+        self.deadline = limits.hard_time.map(|t| start + t);
+        self.stopped = false;
+
+        let mut root = self.ordered_root_moves(board);
+        let empties = board.empty_count();
+        // Before the first iteration ends, the best-ordered move is the answer.
+        let mut report = Report {
+            depth: 0,
+            exact: false,
+            wld: false,
+            lines: root
+                .iter()
+                .take(1)
+                .map(|m| Line {
+                    pv: vec![m.sq],
+                    score: 0,
+                })
+                .collect(),
+            score: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        };
+        if root.is_empty() {
+            return self.report_without_moves(board, limits, start);
+        }
+        let lines = limits.lines.clamp(1, root.len());
+        let max_depth = limits.depth.unwrap_or(u32::MAX).max(1);
+        // The deepest midgame iteration finished; an exact solve follows once the empties are
+        // at most twice that depth, or that depth orders the endgame's first moves well enough
+        // (or the next iteration would reach the end anyway).
+        let mut completed = 0;
+        loop {
+            let solvable = limits.exact_empties.is_none_or(|e| empties <= e);
+            // Without a fixed depth, a solve small enough to finish here starts once the
+            // midgame has ordered its first moves.
+            let early = limits.depth.is_none()
+                && completed >= ENDGAME_ORDER_DEPTH
+                && empties <= EARLY_SOLVE_EMPTIES;
+            let ordered = empties <= 2 * completed || early;
+            let exact = completed + 1 >= empties || (ordered && solvable);
+            if !exact && completed >= max_depth {
+                break;
+            }
+            self.improvement = None;
+            let score = if exact {
+                self.root_endgame(board, &mut root, lines, limits.wld, report.score)
+            } else {
+                let depth = completed as i32 + 1;
+                // The first iterations' scores swing too much to aim a window with.
+                let guess = (depth > 2).then_some(report.score);
+                self.root_aspiration(board, &mut root, lines, guess, |s, b, a, be| {
+                    s.pvs(b, depth - 1, a, be)
+                })
+            };
+            if self.stopped {
+                // A move that beat the old best in the unfinished iteration is the better bet.
+                if let Some(m) = self.improvement.filter(|_| report.depth > 0) {
+                    report.lines = vec![self.line(board, &m)];
+                    report.score = m.score;
+                }
+                break;
+            }
+            report = Report {
+                depth: if exact { empties } else { completed + 1 },
+                exact,
+                wld: exact && limits.wld,
+                lines: root[..lines].iter().map(|m| self.line(board, m)).collect(),
+                score,
+                nodes: self.nodes,
+                elapsed: start.elapsed(),
+            };
+            progress(&report);
+            let out_of_time = limits.soft_time.is_some_and(|t| start.elapsed() >= t);
+            if exact || out_of_time {
+                break;
+            }
+            completed += 1;
+        }
+        report.nodes = self.nodes;
+        report.elapsed = start.elapsed();
+        report
+    }
+
+    /// The side to move has no move: report the game's end or the value after its pass.
+    fn report_without_moves(&mut self, board: &Board, limits: &Limits, start: Instant) -> Report {
+        let passed = board.pass();
+        let inner = if passed.moves() == 0 {
+            Report {
+                depth: 0,
+                exact: true,
+                wld: false,
+                lines: Vec::new(),
+                score: passed.final_score() * DISC,
+                nodes: 0,
+                elapsed: Duration::ZERO,
+            }
+        } else {
+            self.run(&passed, limits, |_| {})
+        };
+        Report {
+            lines: Vec::new(),
+            score: -inner.score,
+            nodes: self.nodes,
+            elapsed: start.elapsed(),
+            ..inner
+        }
+    }
+
+    /// The root moves ordered by a static look: corners first, then fewest replies.
+    fn ordered_root_moves(&self, board: &Board) -> Vec<RootMove> {
+        let mut moves: Vec<RootMove> = Squares(board.moves())
+            .map(|sq| {
+                let child = board.apply(sq, flips(board.player, board.opponent, sq));
+                RootMove {
+                    sq,
+                    score: -evaluate(&child),
+                }
+            })
+            .collect();
+        moves.sort_by_key(|m| -m.score);
+        moves
+    }
+
+    /// The principal variation of a root move, read from the table.
+    fn line(&self, board: &Board, m: &RootMove) -> Line {
+        let mut pv = vec![m.sq];
+        let mut b = board.apply(m.sq, flips(board.player, board.opponent, m.sq));
+        while pv.len() < 64 {
+            if b.moves() == 0 {
+                if b.opponent_moves() == 0 {
+                    break;
+                }
+                b = b.pass();
+            }
+            let Some(best) = self.tt.probe(&b).map(|p| u32::from(p.best)) else {
+                break;
+            };
+            let Some(next) = b.play(best) else { break };
+            pv.push(best);
+            b = next;
+        }
+        Line { pv, score: m.score }
+    }
+
+    /// One iteration with an aspiration window around `guess` (a full window without one, or
+    /// when several lines are wanted), widened until the score falls inside.
+    fn root_aspiration(
+        &mut self,
+        board: &Board,
+        root: &mut [RootMove],
+        lines: usize,
+        guess: Option<i32>,
+        mut child: impl FnMut(&mut Self, &Board, i32, i32) -> i32,
+    ) -> i32 {
+        let Some(guess) = guess.filter(|_| lines == 1) else {
+            return self.root_search(board, root, lines, -MAX_SCORE, MAX_SCORE, child);
+        };
+        let mut delta = DISC;
+        let (mut alpha, mut beta) = (
+            (guess - delta).max(-MAX_SCORE),
+            (guess + delta).min(MAX_SCORE),
+        );
+        loop {
+            let score = self.root_search(board, root, lines, alpha, beta, &mut child);
+            log::debug!(
+                "aspiration ({alpha}, {beta}): {score}, {} nodes",
+                self.nodes
+            );
+            // A bound at the end of the score range is as good as exact.
+            let failed_low = score <= alpha && alpha > -MAX_SCORE;
+            let failed_high = score >= beta && beta < MAX_SCORE;
+            if self.stopped || !(failed_low || failed_high) {
+                return score;
+            }
+            delta *= 3;
+            if failed_low {
+                alpha = (score - delta).max(-MAX_SCORE);
+            } else {
+                beta = (score + delta).min(MAX_SCORE);
+            }
+        }
+    }
+
+    /// The exact score of the root by windows that each hold one even disc score: final
+    /// scores are even (the empties go to the winner), so (s - 1, s + 1) either proves s or
+    /// fails with a bound that aims the next window. Each search is as cheap as a null-window
+    /// one, where a wider window would search every line inside it as a principal one.
+    fn root_even_probes(
+        &mut self,
+        board: &Board,
+        root: &mut [RootMove],
+        guess: i32,
+        mut child: impl FnMut(&mut Self, &Board, i32, i32) -> i32,
+    ) -> i32 {
+        // The even disc score nearest the guess, and the bounds proven so far.
+        let mut target = 2 * (guess as f64 / (2 * DISC) as f64).round() as i32;
+        let (mut low, mut high) = (-64, 64);
+        loop {
+            target = target.clamp(low, high);
+            let (alpha, beta) = ((target - 1) * DISC, ((target + 1) * DISC).min(MAX_SCORE));
+            let score = self.root_search(board, root, 1, alpha, beta, &mut child);
+            log::debug!("probe {target}: {score}, {} nodes", self.nodes);
+            if self.stopped || (alpha < score && score < beta) {
+                return score;
+            }
+            // A fail-soft bound beyond the window is where the next one goes. Selective
+            // searches may contradict themselves: once the bounds meet, the last score stands.
+            let found = score.div_euclid(DISC);
+            if score >= beta {
+                low = found.max(target + 1);
+                target = low + low.rem_euclid(2);
+            } else {
+                high = found.min(target - 1);
+                target = high - high.rem_euclid(2);
+            }
+            if low >= high {
+                return score;
+            }
+        }
+    }
+
+    /// Searches every root move, the first `lines` with an open window and the rest with a null
+    /// window against the worst of the lines kept, then sorts them. `child` searches the
+    /// position after a root move with a window, from that position's side.
+    fn root_search(
+        &mut self,
+        board: &Board,
+        root: &mut [RootMove],
+        lines: usize,
+        alpha: i32,
+        beta: i32,
+        mut child: impl FnMut(&mut Self, &Board, i32, i32) -> i32,
+    ) -> i32 {
+        let mut kept: Vec<i32> = Vec::with_capacity(lines);
+        let mut cut = false;
+        for (i, m) in root.iter_mut().enumerate() {
+            if cut {
+                // Not searched after a fail-high: below every searched move.
+                m.score = -INFINITY;
+                continue;
+            }
+            let next = board.apply(m.sq, flips(board.player, board.opponent, m.sq));
+            // The worst score among the lines kept so far is what a new move has to beat.
+            let floor = if kept.len() < lines {
+                alpha
+            } else {
+                alpha.max(kept[lines - 1])
+            };
+            let score = if i < lines {
+                -child(self, &next, -beta, -floor)
+            } else {
+                let probe = -child(self, &next, -floor - 1, -floor);
+                if probe > floor && probe < beta && !self.stopped {
+                    -child(self, &next, -beta, -floor)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                return kept.first().copied().unwrap_or(alpha);
+            }
+            if lines == 1 && i > 0 && score > floor {
+                self.improvement = Some(RootMove { sq: m.sq, score });
+            }
+            m.score = score;
+            kept.push(score);
+            kept.sort_unstable_by(|a, b| b.cmp(a));
+            cut = kept[0] >= beta;
+        }
+        // A stable sort keeps the earlier (better-ordered) move first among equal scores.
+        root.sort_by_key(|m| -m.score);
+        kept[0]
+    }
+
+    /// The final iteration: every root move solved to the end, after selective passes that
+    /// leave a better move order behind; each pass aims its window at the last one's score.
+    fn root_endgame(
+        &mut self,
+        board: &Board,
+        root: &mut [RootMove],
+        lines: usize,
+        wld: bool,
+        guess: i32,
+    ) -> i32 {
+        let solve = |s: &mut Self, b: &Board, a, be| {
+            let (a, be) = disc_window(a, be);
+            s.solve(b, a, be) * DISC
+        };
+        let mut score = guess;
+        for level in endgame_levels(board) {
+            self.level = level;
+            score = if wld {
+                self.root_search(board, root, lines, -DISC, DISC, solve)
+            } else if lines == 1 {
+                self.root_even_probes(board, root, score, solve)
+            } else {
+                self.root_aspiration(board, root, lines, Some(score), solve)
+            };
+            if self.stopped {
+                break;
+            }
+            log::debug!("endgame level {level}: score {score}, {} nodes", self.nodes);
+        }
+        self.level = EXACT_LEVEL;
+        score
+    }
+}
