@@ -146,7 +146,7 @@ fn serve(jobs: Receiver<Request>, events: Sender<Event>, stop: Arc<AtomicBool>, 
     for job in jobs {
         let event = match job {
             Request::Search(board, limits) => {
-                let mut searcher = Searcher::new(&mut tt, &stop);
+                let mut searcher = Searcher::new(&tt, &stop);
                 let report = searcher.run(&board, &limits, |r| {
                     let _ = events.send(Event::Progress(r.clone()));
                 });

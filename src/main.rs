@@ -290,7 +290,7 @@ fn run_solve(file: &std::path::Path, wld: bool, hash: usize) -> ExitCode {
             wld,
             ..Limits::default()
         };
-        let report = Searcher::new(&mut tt, &stop).run(&entry.position.board, &limits, |_| {});
+        let report = Searcher::new(&tt, &stop).run(&entry.position.board, &limits, |_| {});
         let value = report.score / DISC;
         let best = report.best_move();
         let expected = entry.value().map(|v| if wld { v.signum() } else { v });
@@ -368,10 +368,10 @@ fn run_analyze(
         exact_empties: time.map(solvable_empties),
         ..Limits::default()
     };
-    let mut tt = TranspositionTable::new(hash);
+    let tt = TranspositionTable::new(hash);
     let stop = AtomicBool::new(false);
     let report =
-        Searcher::new(&mut tt, &stop).run(&position.board, &limits, |r| out!("{}", info_lines(r)));
+        Searcher::new(&tt, &stop).run(&position.board, &limits, |r| out!("{}", info_lines(r)));
     out!("{}", best_line(&report));
     ExitCode::SUCCESS
 }

@@ -1,10 +1,12 @@
-//! The transposition table: a fixed array of 4-entry buckets, sized in MiB, never resized.
+//! The transposition table: a fixed array of 4-entry buckets, sized in MiB, never resized,
+//! shared without locks by the threads of a search.
 //!
 //! An entry keeps bounds on a position's score (centi-discs) searched to some depth, and the best
 //! move found. Replacement within a bucket: the same position first, then an entry from an older
 //! search, then the shallowest entry.
 
 use crate::board::Board;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Depths from here on mark endgame results: deeper than any midgame search.
 const ENDGAME_BASE: u8 = 64;
@@ -35,27 +37,76 @@ pub const HASH_MIB: std::ops::RangeInclusive<usize> = 1..=4096;
 /// No best move known.
 pub const NO_MOVE: u8 = 64;
 
+/// What a slot records of a position, packed into one word by [`Entry::pack`].
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Entry {
-    key: u64,
-    pub lower: i16,
-    pub upper: i16,
-    pub depth: u8,
-    pub best: u8,
+struct Entry {
+    lower: i16,
+    upper: i16,
+    depth: u8,
+    best: u8,
     date: u8,
     used: bool,
 }
 
+impl Entry {
+    fn pack(self) -> u64 {
+        u64::from(self.lower as u16)
+            | u64::from(self.upper as u16) << 16
+            | u64::from(self.depth) << 32
+            | u64::from(self.best) << 40
+            | u64::from(self.date) << 48
+            | u64::from(self.used) << 56
+    }
+
+    fn unpack(data: u64) -> Entry {
+        Entry {
+            lower: data as u16 as i16,
+            upper: (data >> 16) as u16 as i16,
+            depth: (data >> 32) as u8,
+            best: (data >> 40) as u8,
+            date: (data >> 48) as u8,
+            used: (data >> 56) & 1 == 1,
+        }
+    }
+}
+
+/// One entry, shared by every search thread without a lock: the position's key XOR the
+/// packed entry, and the packed entry. A slot torn by two threads writing at once no longer
+/// gives back its key, so it reads as a miss, never as another position's result.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    /// The key and entry the slot holds.
+    #[inline]
+    fn read(&self) -> (u64, Entry) {
+        let data = self.data.load(Ordering::Relaxed);
+        let check = self.check.load(Ordering::Relaxed);
+        (check ^ data, Entry::unpack(data))
+    }
+
+    #[inline]
+    fn write(&self, key: u64, entry: Entry) {
+        let data = entry.pack();
+        self.data.store(data, Ordering::Relaxed);
+        self.check.store(key ^ data, Ordering::Relaxed);
+    }
+}
+
 const WAYS: usize = 4;
 
-#[derive(Copy, Clone, Default)]
+#[derive(Default)]
 #[repr(align(64))]
-struct Bucket([Entry; WAYS]);
+struct Bucket([Slot; WAYS]);
 
+/// The table, shared by reference between search threads (`probe` and `store` take `&self`).
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     mask: usize,
-    date: u8,
+    date: AtomicU8,
 }
 
 /// What a probe tells the search.
@@ -75,9 +126,9 @@ impl TranspositionTable {
         // Round down to a power of two so that a mask picks the bucket.
         let count = 1usize << (usize::BITS - 1 - count.leading_zeros());
         TranspositionTable {
-            buckets: vec![Bucket::default(); count],
+            buckets: (0..count).map(|_| Bucket::default()).collect(),
             mask: count - 1,
-            date: 0,
+            date: AtomicU8::new(0),
         }
     }
 
@@ -86,55 +137,58 @@ impl TranspositionTable {
         self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
+    /// Empties the table (no search may be running).
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
-        self.date = 0;
+        for slot in self.buckets.iter_mut().flat_map(|b| b.0.iter_mut()) {
+            *slot.check.get_mut() = 0;
+            *slot.data.get_mut() = 0;
+        }
+        *self.date.get_mut() = 0;
     }
 
     /// Marks the start of a new search so that older entries are replaced first.
-    pub fn new_search(&mut self) {
-        self.date = self.date.wrapping_add(1);
+    pub fn new_search(&self) {
+        self.date.fetch_add(1, Ordering::Relaxed);
     }
 
     #[inline]
-    fn bucket(&self, hash: u64) -> usize {
-        (hash as usize) & self.mask
+    fn bucket(&self, hash: u64) -> &Bucket {
+        &self.buckets[(hash as usize) & self.mask]
     }
 
     #[inline]
     pub fn probe(&self, board: &Board) -> Option<Probe> {
         let hash = board.hash();
-        self.buckets[self.bucket(hash)]
-            .0
-            .iter()
-            .find(|e| e.used && e.key == hash)
-            .map(|e| Probe {
+        self.bucket(hash).0.iter().find_map(|slot| {
+            let (key, e) = slot.read();
+            (e.used && key == hash).then_some(Probe {
                 lower: i32::from(e.lower),
                 upper: i32::from(e.upper),
                 depth: e.depth,
                 best: e.best,
             })
+        })
     }
 
     /// Records the result of a search of `board` to `depth` with window (alpha, beta):
     /// `score` is a lower bound if it is >= beta, an upper bound if it is <= alpha, else exact.
     #[inline]
-    pub fn store(&mut self, board: &Board, depth: u8, alpha: i32, beta: i32, score: i32, best: u8) {
+    pub fn store(&self, board: &Board, depth: u8, alpha: i32, beta: i32, score: i32, best: u8) {
         let hash = board.hash();
-        let date = self.date;
-        let index = self.bucket(hash);
-        let bucket = &mut self.buckets[index].0;
-        let slot = match bucket.iter().position(|e| e.used && e.key == hash) {
+        let date = self.date.load(Ordering::Relaxed);
+        let bucket = &self.bucket(hash).0;
+        let entries: [(u64, Entry); WAYS] = std::array::from_fn(|i| bucket[i].read());
+        let slot = match entries.iter().position(|(k, e)| e.used && *k == hash) {
             Some(i) => i,
             None => (0..WAYS)
                 .min_by_key(|&i| {
-                    let e = &bucket[i];
+                    let e = &entries[i].1;
                     (e.used, e.date == date, e.depth)
                 })
                 .unwrap_or(0),
         };
-        let e = &mut bucket[slot];
-        let same = e.used && e.key == hash;
+        let (key, e) = entries[slot];
+        let same = e.used && key == hash;
         // A shallower result for a known position only refines it when the depth matches.
         if same && e.depth > depth {
             return;
@@ -163,14 +217,71 @@ impl TranspositionTable {
         } else {
             best
         };
-        *e = Entry {
-            key: hash,
-            lower: lower as i16,
-            upper: upper as i16,
-            depth,
-            best,
-            date,
-            used: true,
-        };
+        bucket[slot].write(
+            hash,
+            Entry {
+                lower: lower as i16,
+                upper: upper as i16,
+                depth,
+                best,
+                date,
+                used: true,
+            },
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_pack_and_unpack() {
+        for e in [
+            Entry::default(),
+            Entry {
+                lower: i16::MIN,
+                upper: i16::MAX,
+                depth: 255,
+                best: NO_MOVE,
+                date: 255,
+                used: true,
+            },
+            Entry {
+                lower: -6400,
+                upper: 12,
+                depth: 7,
+                best: 63,
+                date: 3,
+                used: false,
+            },
+        ] {
+            assert_eq!(Entry::unpack(e.pack()), e);
+        }
+    }
+
+    #[test]
+    fn a_torn_slot_is_a_miss() {
+        let tt = TranspositionTable::new(1);
+        let b = Board::START;
+        tt.store(&b, 5, -100, 100, 20, 19);
+        assert_eq!(tt.probe(&b).map(|p| p.lower), Some(20));
+        // Another thread's data lands without its check word: the key no longer matches.
+        let slot = tt
+            .bucket(b.hash())
+            .0
+            .iter()
+            .find(|s| s.read().1.used)
+            .unwrap();
+        slot.data.store(
+            Entry {
+                depth: 9,
+                used: true,
+                ..Entry::default()
+            }
+            .pack(),
+            Ordering::Relaxed,
+        );
+        assert!(tt.probe(&b).is_none());
     }
 }

@@ -111,7 +111,7 @@ impl Report {
 
 /// Per-search state: counters, the stop conditions and the table.
 pub struct Searcher<'a> {
-    pub(crate) tt: &'a mut TranspositionTable,
+    pub(crate) tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
     pub(crate) nodes: u64,
     next_poll: u64,
@@ -132,7 +132,7 @@ pub(crate) struct RootMove {
 }
 
 impl<'a> Searcher<'a> {
-    pub fn new(tt: &'a mut TranspositionTable, stop: &'a AtomicBool) -> Searcher<'a> {
+    pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Searcher<'a> {
         Searcher {
             tt,
             stop,
