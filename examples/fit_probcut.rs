@@ -8,7 +8,7 @@
 use oxello::board::{Board, Position};
 use oxello::eval::DISC;
 use oxello::game::Game;
-use oxello::search::{Limits, Searcher};
+use oxello::search::{search, Limits};
 use oxello::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 
@@ -78,5 +78,5 @@ fn score(tt: &mut TranspositionTable, stop: &AtomicBool, b: &Board, depth: Optio
         depth,
         ..Limits::default()
     };
-    Searcher::new(tt, stop).run(b, &limits, |_| {}).score
+    search(tt, stop, b, &limits, |_| {}).score
 }

@@ -9,7 +9,7 @@ use crate::board::Board;
 use crate::game::Game;
 use crate::notation::parse_obf;
 use crate::perft::{perft, PerftMode};
-use crate::search::{Limits, Searcher};
+use crate::search::{search, Limits};
 use crate::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -91,7 +91,7 @@ fn search_part(name: &str, boards: &[Board], limits: &Limits, tt: &mut Transposi
         .iter()
         .map(|b| {
             tt.clear();
-            Searcher::new(tt, &stop).run(b, limits, |_| {}).nodes
+            search(tt, &stop, b, limits, |_| {}).nodes
         })
         .sum();
     Part {
@@ -102,8 +102,8 @@ fn search_part(name: &str, boards: &[Board], limits: &Limits, tt: &mut Transposi
     }
 }
 
-/// Runs the whole bench, reporting each part as it finishes.
-pub fn run(mut on_part: impl FnMut(&Part)) -> Bench {
+/// Runs the whole bench with `threads` threads per search, reporting each part as it finishes.
+pub fn run(threads: usize, mut on_part: impl FnMut(&Part)) -> Bench {
     let mut parts = Vec::new();
     let start = Instant::now();
     let leaves = perft(&Board::START, PERFT_DEPTH, PerftMode::PassIsPly);
@@ -117,6 +117,7 @@ pub fn run(mut on_part: impl FnMut(&Part)) -> Bench {
     let mut tt = TranspositionTable::new(BENCH_HASH_MIB);
     let midgame = Limits {
         depth: Some(MIDGAME_DEPTH),
+        threads,
         ..Limits::default()
     };
     let searches = [
@@ -128,7 +129,10 @@ pub fn run(mut on_part: impl FnMut(&Part)) -> Bench {
         (
             "endgame exact".to_string(),
             endgame_positions(),
-            Limits::default(),
+            Limits {
+                threads,
+                ..Limits::default()
+            },
         ),
     ];
     for (name, boards, limits) in &searches {

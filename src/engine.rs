@@ -3,7 +3,7 @@
 //! shared stop flag is raised; the flag is only read every few thousand nodes.
 
 use crate::board::Board;
-use crate::search::{Limits, Report, Searcher};
+use crate::search::{search, Limits, Report};
 use crate::tt::TranspositionTable;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -146,8 +146,7 @@ fn serve(jobs: Receiver<Request>, events: Sender<Event>, stop: Arc<AtomicBool>, 
     for job in jobs {
         let event = match job {
             Request::Search(board, limits) => {
-                let mut searcher = Searcher::new(&tt, &stop);
-                let report = searcher.run(&board, &limits, |r| {
+                let report = search(&tt, &stop, &board, &limits, |r| {
                     let _ = events.send(Event::Progress(r.clone()));
                 });
                 Event::Done(report)

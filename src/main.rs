@@ -8,7 +8,7 @@ use oxello::match_runner::{
 use oxello::notation::{parse_obf, parse_position};
 use oxello::perft::{perft_parallel, PerftMode};
 use oxello::report::{best_line, info_lines, vertex_name};
-use oxello::search::{Limits, Searcher};
+use oxello::search::{search, Limits};
 use oxello::timeman::solvable_empties;
 use oxello::tt::{TranspositionTable, HASH_MIB};
 use std::process::ExitCode;
@@ -53,6 +53,9 @@ struct Cli {
     /// GTP engine: think this many seconds per move whatever the clock (as `oxello-move_time`).
     #[arg(long)]
     move_time: Option<f64>,
+    /// GTP engine: threads per search, 1-256 (default: every core; as `oxello-threads`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: Option<u64>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -97,6 +100,9 @@ enum Command {
         /// Transposition table size in MiB (1-4096).
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Threads per search, 1-256 (default: every core).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: Option<u64>,
     },
     /// Search one position and print every iteration, as GTP's `analyze` does.
     ///
@@ -117,12 +123,27 @@ enum Command {
         /// Transposition table size in MiB (1-4096).
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Threads per search, 1-256 (default: every core).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: Option<u64>,
     },
     /// Play a match between two GTP engines, each opening twice with colours swapped.
     Match(MatchArgs),
     /// Run the fixed benchmark (perft, midgame searches, exact solves) and print its node
     /// signature.
-    Bench,
+    Bench {
+        /// Threads per search, 1-256 (the signature is that of --threads 1).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+    },
+}
+
+/// The threads asked for, or one per core.
+fn threads_or_cores(requested: Option<u64>) -> usize {
+    requested.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    )
 }
 
 /// A table size within range, with a word on stderr when it had to be moved there.
@@ -199,21 +220,34 @@ fn main() -> ExitCode {
             threads,
             force,
         }) => run_perft(depth, mode, threads as usize, force),
-        Some(Command::Solve { file, wld, hash }) => run_solve(&file, wld, hash_mib(hash)),
+        Some(Command::Solve {
+            file,
+            wld,
+            hash,
+            threads,
+        }) => run_solve(&file, wld, hash_mib(hash), threads_or_cores(threads)),
         Some(Command::Analyze {
             position,
             depth,
             time,
             lines,
             hash,
-        }) => run_analyze(&position, depth, time, lines as usize, hash_mib(hash)),
+            threads,
+        }) => run_analyze(
+            &position,
+            (depth, time),
+            lines as usize,
+            hash_mib(hash),
+            threads_or_cores(threads),
+        ),
         Some(Command::Match(args)) => run_match(args),
-        Some(Command::Bench) => run_bench(),
+        Some(Command::Bench { threads }) => run_bench(threads as usize),
         None => {
             oxello::gtp::run(oxello::gtp::Options {
                 hash_mib: hash_mib(cli.hash),
                 depth: cli.depth.filter(|&d| d > 0),
                 move_time: cli.move_time.filter(|t| t.is_finite() && *t > 0.0),
+                threads: threads_or_cores(cli.threads),
             });
             ExitCode::SUCCESS
         }
@@ -242,9 +276,9 @@ fn run_perft(depth: u32, mode: Mode, threads: usize, force: bool) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn run_bench() -> ExitCode {
+fn run_bench(threads: usize) -> ExitCode {
     outln!("part                 positions        nodes     time      nodes/s");
-    let bench = oxello::bench::run(|p| {
+    let bench = oxello::bench::run(threads, |p| {
         outln!(
             "{:<20} {:>9} {:>12} {:>7.3}s {:>12.0}",
             p.name,
@@ -265,7 +299,7 @@ fn run_bench() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn run_solve(file: &std::path::Path, wld: bool, hash: usize) -> ExitCode {
+fn run_solve(file: &std::path::Path, wld: bool, hash: usize, threads: usize) -> ExitCode {
     let entries = match std::fs::read_to_string(file)
         .map_err(|e| e.to_string())
         .and_then(|t| parse_obf(&t).map_err(|e| e.to_string()))
@@ -288,9 +322,10 @@ fn run_solve(file: &std::path::Path, wld: bool, hash: usize) -> ExitCode {
         tt.clear();
         let limits = Limits {
             wld,
+            threads,
             ..Limits::default()
         };
-        let report = Searcher::new(&tt, &stop).run(&entry.position.board, &limits, |_| {});
+        let report = search(&tt, &stop, &entry.position.board, &limits, |_| {});
         let value = report.score / DISC;
         let best = report.best_move();
         let expected = entry.value().map(|v| if wld { v.signum() } else { v });
@@ -339,10 +374,10 @@ fn run_solve(file: &std::path::Path, wld: bool, hash: usize) -> ExitCode {
 
 fn run_analyze(
     position: &str,
-    depth: Option<u32>,
-    time: Option<f64>,
+    (depth, time): (Option<u32>, Option<f64>),
     lines: usize,
     hash: usize,
+    threads: usize,
 ) -> ExitCode {
     let position = match parse_position(position) {
         Ok(p) => p,
@@ -366,12 +401,14 @@ fn run_analyze(
         hard_time: time,
         lines,
         exact_empties: time.map(solvable_empties),
+        threads,
         ..Limits::default()
     };
     let tt = TranspositionTable::new(hash);
     let stop = AtomicBool::new(false);
-    let report =
-        Searcher::new(&tt, &stop).run(&position.board, &limits, |r| out!("{}", info_lines(r)));
+    let report = search(&tt, &stop, &position.board, &limits, |r| {
+        out!("{}", info_lines(r))
+    });
     out!("{}", best_line(&report));
     ExitCode::SUCCESS
 }

@@ -9,7 +9,7 @@ const SIGNATURE: u64 = 172_862_435;
 #[test]
 fn bench_prints_the_expected_signature() {
     let out = Command::new(env!("CARGO_BIN_EXE_oxello"))
-        .arg("bench")
+        .args(["bench", "--threads", "1"])
         .output()
         .expect("run oxello bench");
     assert!(out.status.success());

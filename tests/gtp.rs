@@ -402,3 +402,20 @@ fn self_play_at_one_second_per_move() {
         game.moves().len()
     );
 }
+
+#[test]
+fn oxello_threads_sets_the_threads_of_later_searches() {
+    let mut gtp = Gtp::start_with(&["--threads", "1"]);
+    assert_eq!(gtp.ok("known_command oxello-threads"), "true");
+    for bad in [
+        "oxello-threads 0",
+        "oxello-threads 257",
+        "oxello-threads two",
+    ] {
+        assert!(gtp.err(bad).starts_with("syntax error"), "{bad}");
+    }
+    gtp.ok("oxello-threads 2");
+    // An exact solve on two threads: FFO #1 (14 empties), value +18, best move G8.
+    gtp.ok("setboard --XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X");
+    assert_eq!(gtp.ok("solve"), "G8 +18");
+}

@@ -14,11 +14,17 @@ fn ffo(name: &str) -> Vec<ObfEntry> {
     parse_obf(&text).unwrap()
 }
 
-fn solve_all(name: &str) {
+fn solve_all(name: &str, threads: usize) {
     let engine = Engine::new(64);
     for (i, e) in ffo(name).iter().enumerate() {
         engine.clear();
-        let r = engine.search(e.position.board, Limits::default());
+        let r = engine.search(
+            e.position.board,
+            Limits {
+                threads,
+                ..Limits::default()
+            },
+        );
         assert!(r.exact, "{name} #{}", i + 1);
         assert_eq!(Some(r.score / DISC), e.value(), "{name} #{}", i + 1);
         let best = r.best_move().unwrap();
@@ -32,16 +38,31 @@ fn solve_all(name: &str) {
 
 #[test]
 fn solves_ffo_1_to_19_exactly() {
-    solve_all("fforum-1-19.obf");
+    solve_all("fforum-1-19.obf", 1);
 }
 
 #[test]
 fn solves_ffo_20_to_39_exactly() {
-    solve_all("fforum-20-39.obf");
+    solve_all("fforum-20-39.obf", 1);
+}
+
+#[test]
+fn solves_ffo_1_to_39_exactly_on_two_threads() {
+    solve_all("fforum-1-19.obf", 2);
+    solve_all("fforum-20-39.obf", 2);
 }
 
 #[test]
 fn every_move_of_ffo_positions_gets_its_exact_score_in_multi_line_mode() {
+    multi_line_scores(1);
+}
+
+#[test]
+fn every_move_gets_its_exact_score_in_multi_line_mode_on_two_threads() {
+    multi_line_scores(2);
+}
+
+fn multi_line_scores(threads: usize) {
     let engine = Engine::new(32);
     // #1-#5: every legal move is annotated with its exact score.
     for e in ffo("fforum-1-19.obf").iter().take(5) {
@@ -50,6 +71,7 @@ fn every_move_of_ffo_positions_gets_its_exact_score_in_multi_line_mode() {
             e.position.board,
             Limits {
                 lines,
+                threads,
                 ..Limits::default()
             },
         );
@@ -260,4 +282,53 @@ fn a_fixed_depth_midgame_search_does_not_turn_into_a_solve() {
     let r = engine.search(board, limits);
     assert!(!r.exact);
     assert_eq!(r.depth, 13);
+}
+
+#[test]
+fn two_threads_stopped_at_random_points_always_give_a_legal_move() {
+    let engine = Engine::new(16);
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let games: Vec<Game> = [10, 500, 2000]
+        .iter()
+        .map(|&n| {
+            let text = std::fs::read_to_string(format!(
+                "{}/tests/data/wthor_2024_2025_transcripts.txt",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap();
+            let line = text.lines().nth(n - 1).unwrap();
+            Game::from_transcript(line.split_whitespace().nth(2).unwrap()).unwrap()
+        })
+        .collect();
+    for i in 0..1000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        // A position from any ply of three tournament games, midgame to endgame.
+        let moves = games[i % 3].moves();
+        let plies = (seed % moves.len() as u64) as usize;
+        let game =
+            oxello::game::Game::replay(oxello::board::Position::start(), &moves[..plies]).unwrap();
+        let board = game.position().board;
+        engine.start(
+            board,
+            Limits {
+                threads: 2,
+                ..Limits::default()
+            },
+        );
+        std::thread::sleep(Duration::from_micros((seed >> 20) % 3000));
+        engine.stop();
+        let r = loop {
+            match engine.events().recv_timeout(Duration::from_secs(60)) {
+                Ok(Event::Done(r)) => break r,
+                Ok(_) => {}
+                Err(e) => panic!("search {i} hung: {e}"),
+            }
+        };
+        match r.best_move() {
+            Some(m) => assert!(board.moves() >> m & 1 == 1, "search {i}: illegal {m}"),
+            None => assert_eq!(board.moves(), 0, "search {i}: no move"),
+        }
+    }
 }

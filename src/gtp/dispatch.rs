@@ -34,6 +34,8 @@ pub struct Session<W: Write> {
     move_time: Option<f64>,
     /// The longest a search has answered after its hard deadline, kept back from clocks.
     lag: Duration,
+    /// Threads of every search.
+    threads: usize,
 }
 
 enum Flow {
@@ -65,6 +67,7 @@ impl<W: Write> Session<W> {
             fixed_depth: options.depth.filter(|&d| d > 0),
             move_time: options.move_time,
             lag: Duration::ZERO,
+            threads: options.threads,
         }
     }
 
@@ -227,6 +230,10 @@ impl<W: Write> Session<W> {
                 self.engine.resize(mib);
                 Ok(String::new())
             }
+            Threads(n) => {
+                self.threads = n;
+                Ok(String::new())
+            }
         })
     }
 
@@ -368,6 +375,10 @@ impl<W: Write> Session<W> {
     ) -> Report {
         let started = Instant::now();
         let hard = limits.hard_time;
+        let limits = Limits {
+            threads: self.threads,
+            ..limits
+        };
         let report = self.wait_for_search(board, limits, &mut progress);
         if let Some(hard) = hard {
             self.lag = self.lag.max(started.elapsed().saturating_sub(hard));

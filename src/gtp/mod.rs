@@ -90,6 +90,8 @@ pub struct Options {
     pub depth: Option<u32>,
     /// Fixed time per move in seconds, as `oxello-move_time`.
     pub move_time: Option<f64>,
+    /// Threads of every search, as `oxello-threads`.
+    pub threads: usize,
 }
 
 /// Runs the GTP engine on stdin/stdout until `quit` or EOF.

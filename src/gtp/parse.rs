@@ -59,6 +59,7 @@ pub enum Command {
     Depth(u32),
     MoveTime(f64),
     Hash(usize),
+    Threads(usize),
 }
 
 /// The names of every command, as `list_commands` shows them.
@@ -91,6 +92,7 @@ pub const COMMANDS: &[&str] = &[
     "oxello-depth",
     "oxello-move_time",
     "oxello-hash",
+    "oxello-threads",
 ];
 
 /// Why a line is not a command.
@@ -365,6 +367,13 @@ fn parse_command(name: &str, text: &str) -> Result<Command, CommandError> {
             match whole(a[0], "a size in MiB 1..4096", unsigned)? {
                 m if crate::tt::HASH_MIB.contains(&(m as usize)) => Ok(Hash(m as usize)),
                 _ => syntax("expected a size in MiB 1..4096"),
+            }
+        }
+        "oxello-threads" => {
+            let a = args(text, 1, 1, "oxello-threads <n 1..256>")?;
+            match whole(a[0], "a thread count 1..256", unsigned)? {
+                n @ 1..=256 => Ok(Threads(n as usize)),
+                _ => syntax("expected a thread count 1..256"),
             }
         }
         _ => Err(CommandError::Unknown),

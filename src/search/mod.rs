@@ -15,7 +15,7 @@ mod root;
 use crate::board::Board;
 use crate::eval::DISC;
 use crate::tt::{TranspositionTable, EXACT_LEVEL};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Bound above any score.
@@ -59,6 +59,8 @@ pub struct Limits {
     /// The most empties an exact solve may be tried at before the midgame search reaches the
     /// end by itself (a time budget's guess of what can finish).
     pub exact_empties: Option<u32>,
+    /// Threads searching together; 1 is the deterministic search.
+    pub threads: usize,
 }
 
 impl Default for Limits {
@@ -71,6 +73,7 @@ impl Default for Limits {
             wld: false,
             lines: 1,
             exact_empties: None,
+            threads: 1,
         }
     }
 }
@@ -109,15 +112,28 @@ impl Report {
     }
 }
 
-/// Per-search state: counters, the stop conditions and the table.
-pub struct Searcher<'a> {
-    pub(crate) tt: &'a TranspositionTable,
+/// What all the threads of one search share: the table, the user's stop flag, the flag that
+/// ends the helper threads once the main one is done, and the node count of every thread.
+pub struct Shared<'a> {
+    tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
+    helpers_done: AtomicBool,
+    nodes: AtomicU64,
+}
+
+/// One thread's search state: its counters, stop conditions and root bookkeeping.
+pub struct Searcher<'a> {
+    shared: &'a Shared<'a>,
+    pub(crate) tt: &'a TranspositionTable,
+    /// This thread's nodes; those up to `flushed` are already in the shared count.
     pub(crate) nodes: u64,
+    flushed: u64,
     next_poll: u64,
     node_limit: u64,
     deadline: Option<Instant>,
     pub(crate) stopped: bool,
+    /// A helper thread of a parallel search: it fills the table and reports nothing.
+    helper: Option<usize>,
     /// Selectivity of the endgame search under way: ProbCut below `EXACT_LEVEL`.
     pub(crate) level: u8,
     /// A root move proven better than the previous best in the iteration under way, kept in
@@ -131,16 +147,49 @@ pub(crate) struct RootMove {
     pub(crate) score: i32,
 }
 
+/// Searches `board` on `limits.threads` threads sharing `tt` (Lazy SMP): the calling thread
+/// runs the search it reports, with `progress` after each iteration; the others run the same
+/// iterations, odd ones a ply ahead, and leave what they find in the table. A stop reaches
+/// them all at their next poll, and the nodes reported are the sum over the threads.
+pub fn search(
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    board: &Board,
+    limits: &Limits,
+    progress: impl FnMut(&Report),
+) -> Report {
+    let shared = Shared {
+        tt,
+        stop,
+        helpers_done: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+    };
+    let mut report = std::thread::scope(|s| {
+        for i in 1..limits.threads.max(1) {
+            let shared = &shared;
+            s.spawn(move || Searcher::with(shared, Some(i)).run(board, limits, |_| {}));
+        }
+        let report = Searcher::with(&shared, None).run(board, limits, progress);
+        shared.helpers_done.store(true, Ordering::Relaxed);
+        report
+    });
+    report.nodes = shared.nodes.load(Ordering::Relaxed);
+    report.elapsed = report.elapsed.max(Duration::from_nanos(1));
+    report
+}
+
 impl<'a> Searcher<'a> {
-    pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Searcher<'a> {
+    fn with(shared: &'a Shared<'a>, helper: Option<usize>) -> Searcher<'a> {
         Searcher {
-            tt,
-            stop,
+            shared,
+            tt: shared.tt,
             nodes: 0,
+            flushed: 0,
             next_poll: POLL_INTERVAL,
             node_limit: u64::MAX,
             deadline: None,
             stopped: false,
+            helper,
             level: EXACT_LEVEL,
             improvement: None,
         }
@@ -155,13 +204,30 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Adds this thread's new nodes to the shared count.
+    fn flush(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    /// The nodes of every thread so far.
+    pub(crate) fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + self.nodes - self.flushed
+    }
+
     #[cold]
     fn poll(&mut self) {
+        self.flush();
+        let total = self.shared.nodes.load(Ordering::Relaxed);
         let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-        if self.nodes >= self.node_limit || late || self.stop.load(Ordering::Relaxed) {
+        let halted = self.helper.is_some() && self.shared.helpers_done.load(Ordering::Relaxed);
+        if total >= self.node_limit || late || halted || self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
         }
-        self.next_poll = (self.nodes + POLL_INTERVAL).min(self.node_limit);
+        let room = self.node_limit.saturating_sub(total);
+        self.next_poll = self.nodes + room.min(POLL_INTERVAL);
     }
 }
 

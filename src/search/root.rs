@@ -21,9 +21,11 @@ impl Searcher<'_> {
         mut progress: impl FnMut(&Report),
     ) -> Report {
         let start = Instant::now();
-        self.tt.new_search();
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
-        self.next_poll = POLL_INTERVAL.min(self.node_limit);
+        if self.helper.is_none() {
+            self.tt.new_search();
+            self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        }
+        self.next_poll = self.nodes + POLL_INTERVAL.min(self.node_limit);
         self.deadline = limits.hard_time.map(|t| start + t);
         self.stopped = false;
 
@@ -54,7 +56,8 @@ impl Searcher<'_> {
         // The deepest midgame iteration finished; an exact solve follows once the empties are
         // at most twice that depth, or that depth orders the endgame's first moves well enough
         // (or the next iteration would reach the end anyway).
-        let mut completed = 0;
+        // Odd helper threads start a ply ahead, so that threads spread over two depths.
+        let mut completed = self.helper.map_or(0, |i| (i % 2) as u32);
         loop {
             let solvable = limits.exact_empties.is_none_or(|e| empties <= e);
             // Without a fixed depth, a solve small enough to finish here starts once the
@@ -92,7 +95,7 @@ impl Searcher<'_> {
                 wld: exact && limits.wld,
                 lines: root[..lines].iter().map(|m| self.line(board, m)).collect(),
                 score,
-                nodes: self.nodes,
+                nodes: self.total_nodes(),
                 elapsed: start.elapsed(),
             };
             progress(&report);
@@ -102,7 +105,8 @@ impl Searcher<'_> {
             }
             completed += 1;
         }
-        report.nodes = self.nodes;
+        self.flush();
+        report.nodes = self.total_nodes();
         report.elapsed = start.elapsed();
         report
     }
@@ -126,7 +130,7 @@ impl Searcher<'_> {
         Report {
             lines: Vec::new(),
             score: -inner.score,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             elapsed: start.elapsed(),
             ..inner
         }
