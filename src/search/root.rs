@@ -71,6 +71,12 @@ impl Searcher<'_> {
                 break;
             }
             self.improvement = None;
+            if let Some(i) = self.helper {
+                // Helpers start each iteration from another root move, so that the threads
+                // fill the table with different subtrees instead of the same one.
+                let turn = i % root.len();
+                root.rotate_left(turn);
+            }
             let score = if exact {
                 self.root_endgame(board, &mut root, lines, limits.wld, report.score)
             } else {
