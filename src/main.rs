@@ -530,6 +530,45 @@ fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
     })
 }
 
+/// The threads an engine command searches with: its `--threads N`, one per core for an
+/// oxello without it, and one for any other engine (which the runner cannot see into).
+fn engine_threads(command: &str) -> usize {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    if let Some(n) = words
+        .windows(2)
+        .find(|w| w[0] == "--threads")
+        .and_then(|w| w[1].parse().ok())
+    {
+        return n;
+    }
+    let program = words
+        .first()
+        .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+    if program == "oxello" {
+        threads_or_cores(None)
+    } else {
+        1
+    }
+}
+
+/// Games at once times the threads of the engine that thinks (one at a time in a game) should
+/// fit the cores, or the engines' clocks measure contention instead of thinking.
+fn warn_if_oversubscribed(config: &MatchConfig) {
+    let cores = threads_or_cores(None);
+    let threads = config
+        .engines
+        .iter()
+        .map(|e| engine_threads(&e.command))
+        .max()
+        .unwrap_or(1);
+    if config.concurrency * threads > cores {
+        eprintln!(
+            "oxello match: warning: {} games at once x {threads} engine threads exceeds the {cores} cores; give the engines --threads or lower --concurrency",
+            config.concurrency
+        );
+    }
+}
+
 fn run_match(args: MatchArgs) -> ExitCode {
     let config = match match_config(&args) {
         Ok(c) => c,
@@ -538,6 +577,7 @@ fn run_match(args: MatchArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    warn_if_oversubscribed(&config);
     if let Err(e) = oxello::match_runner::check_engines(&config) {
         eprintln!("oxello match: {e}");
         return ExitCode::FAILURE;

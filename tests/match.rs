@@ -347,3 +347,22 @@ fn a_clocked_engine_plays_an_unclocked_one_with_whole_second_time_left() {
         "the unclocked engine got a clock: {sent}"
     );
 }
+
+#[test]
+fn more_threads_than_cores_draw_a_warning() {
+    let stderr = |engines: [&str; 2], concurrency: &str| {
+        let out = Command::new(oxello())
+            .args(["match", "--games", "2", "--concurrency", concurrency])
+            .args(["--engine", engines[0], "--engine", engines[1]])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let single = format!("{} --threads 1 --depth 1", oxello());
+    assert!(!stderr([&single, &single], "1").contains("warning"));
+    // An oxello without --threads takes every core: two such games at once are too many.
+    let every_core = format!("{} --depth 1", oxello());
+    let err = stderr([&every_core, &single], "2");
+    assert!(err.contains("warning") && err.contains("exceeds"), "{err}");
+}
