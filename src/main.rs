@@ -10,6 +10,7 @@ use oxello::perft::{perft_parallel, PerftMode};
 use oxello::report::{best_line, info_lines, vertex_name};
 use oxello::search::{search, Limits};
 use oxello::timeman::solvable_empties;
+use oxello::training::selfplay;
 use oxello::tt::{TranspositionTable, HASH_MIB};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -136,6 +137,51 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
         threads: u64,
     },
+    /// Generate training data: positions labelled by the exact solver (see src/training/record.rs).
+    Selfplay(SelfplayArgs),
+}
+
+#[derive(clap::Args)]
+struct SelfplayArgs {
+    /// Append the records to this file (created if missing; positions already in it are not
+    /// written again).
+    #[arg(long)]
+    out: std::path::PathBuf,
+    /// Label the games of this file (one transcript per line, as the WTHOR and Egaroucid
+    /// lists) instead of playing new ones.
+    #[arg(long)]
+    games_file: Option<std::path::PathBuf>,
+    /// Games to play, or at most this many games of the file.
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    /// Index of the first game (extend a self-play run with the same seed, or skip a file's
+    /// first games).
+    #[arg(long, default_value_t = 0)]
+    start: usize,
+    /// Leave out every position of the games in this file (a held-out test set).
+    #[arg(long)]
+    exclude: Option<std::path::PathBuf>,
+    /// Positions with at most this many empties get the solver's exact score, 0-30.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
+    exact_empties: u32,
+    /// Random moves that open a self-play game: "LOW-HIGH", each game draws a count.
+    #[arg(long, default_value = "8-20")]
+    random_plies: String,
+    /// Depth of the searches that choose the later self-play moves, 1-20.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
+    noise_depth: u32,
+    /// Softmax temperature of that choice, in discs (0: always the best move).
+    #[arg(long, default_value_t = 2.0)]
+    temperature: f64,
+    /// Seed of the self-play games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads, 1-256 (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: Option<u64>,
+    /// Each worker's transposition table in MiB (1-4096).
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
 }
 
 /// The threads asked for, or one per core.
@@ -242,6 +288,7 @@ fn main() -> ExitCode {
         ),
         Some(Command::Match(args)) => run_match(args),
         Some(Command::Bench { threads }) => run_bench(threads as usize),
+        Some(Command::Selfplay(args)) => run_selfplay(args),
         None => {
             oxello::gtp::run(oxello::gtp::Options {
                 hash_mib: hash_mib(cli.hash),
@@ -617,4 +664,98 @@ fn run_match(args: MatchArgs) -> ExitCode {
         out!("{}", summary::text(&report, names));
     }
     ExitCode::SUCCESS
+}
+
+/// Reads a file of games for `oxello selfplay`.
+fn read_games_file(path: &std::path::Path) -> Result<Vec<Vec<u32>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    match selfplay::read_games(&text) {
+        games if games.is_empty() => Err(format!("{}: no legal game in the file", path.display())),
+        games => Ok(games),
+    }
+}
+
+/// Parses "LOW-HIGH" random plies.
+fn parse_plies_range(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("--random-plies '{s}' is not LOW-HIGH with 0 <= LOW <= HIGH <= 60");
+    let (low, high) = s.split_once('-').ok_or_else(bad)?;
+    let (low, high): (u32, u32) = (
+        low.trim().parse().map_err(|_| bad())?,
+        high.trim().parse().map_err(|_| bad())?,
+    );
+    (low <= high && high <= 60)
+        .then_some((low, high))
+        .ok_or_else(bad)
+}
+
+fn run_selfplay(args: SelfplayArgs) -> ExitCode {
+    let config = (|| -> Result<selfplay::Config, String> {
+        if !(args.temperature.is_finite() && args.temperature >= 0.0) {
+            return Err(format!(
+                "--temperature {} must be 0 or more",
+                args.temperature
+            ));
+        }
+        let source = match &args.games_file {
+            Some(path) => selfplay::Source::Games(read_games_file(path)?),
+            None => selfplay::Source::SelfPlay,
+        };
+        Ok(selfplay::Config {
+            source,
+            start: args.start,
+            games: args.games,
+            exact_empties: args.exact_empties,
+            random_plies: parse_plies_range(&args.random_plies)?,
+            noise_depth: args.noise_depth,
+            temperature: args.temperature,
+            seed: args.seed,
+            threads: threads_or_cores(args.threads),
+            hash_mib: hash_mib(args.hash),
+        })
+    })();
+    let excluded = match args.exclude.as_deref().map(read_games_file).transpose() {
+        Ok(games) => games.map_or_else(Default::default, |g| selfplay::game_positions(&g)),
+        Err(e) => {
+            eprintln!("oxello selfplay: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let config = match config {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("oxello selfplay: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut last_report = Instant::now();
+    let result = selfplay::run(&config, &args.out, excluded, |p| {
+        if last_report.elapsed() >= Duration::from_secs(2) || p.games_done == p.games {
+            last_report = Instant::now();
+            let rate = p.games_done as f64 / p.elapsed.as_secs_f64().max(1e-9);
+            let eta = p
+                .eta()
+                .map_or("-".into(), |d| format!("{:.0} s", d.as_secs_f64()));
+            eprintln!(
+                "oxello selfplay: {}/{} games, {} positions written, {} duplicates, {rate:.2} games/s, ETA {eta}",
+                p.games_done, p.games, p.written, p.duplicates
+            );
+        }
+    });
+    match result {
+        Ok(p) => {
+            eprintln!(
+                "oxello selfplay: done: {} games, {} positions written to {}, {} duplicates dropped, {:.1} s",
+                p.games_done,
+                p.written,
+                args.out.display(),
+                p.duplicates,
+                p.elapsed.as_secs_f64()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("oxello selfplay: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

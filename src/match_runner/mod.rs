@@ -12,6 +12,7 @@ pub mod summary;
 use crate::board::{Color, Squares};
 use crate::game::{Game, Move};
 use crate::notation::{parse_square, parse_transcript, square_name};
+use crate::rng::{shuffle, Rng};
 use client::{Client, ClientError};
 use crossbeam_channel::unbounded;
 use stats::{Sprt, SprtVerdict, Tally};
@@ -149,29 +150,6 @@ pub fn load_openings(text: &str, seed: Option<u64>) -> Result<Vec<Vec<u32>>, Str
         shuffle(&mut openings, seed);
     }
     Ok(openings)
-}
-
-/// A small deterministic generator (xorshift64*), enough for shuffling and random openings.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
-    }
-}
-
-fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut rng = Rng::new(seed);
-    for i in (1..items.len()).rev() {
-        items.swap(i, rng.below(i + 1));
-    }
 }
 
 /// `count` random legal openings of `plies` moves (shorter if a game ends first).

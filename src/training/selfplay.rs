@@ -1,0 +1,369 @@
+//! Training data: games, from self-play or from a file of transcripts, whose positions are
+//! labelled with the solver's exact scores near the end and the game's exactly finished result
+//! before that.
+//!
+//! Self-play starts each game with random moves (a random count in a range), then picks its
+//! moves by a softmax over shallow multi-line search scores, so that the positions cover what a
+//! search meets and not only best play. Once a game reaches `exact_empties` empties, every
+//! position is solved exactly and self-play goes on with the solver's best move.
+//!
+//! Game `i` depends only on the seed and `i` (each starts from a cleared table with a
+//! single-threaded, deterministic search), and records are written in game order, so a run is
+//! the same whatever the number of threads.
+
+use super::record::{parse_records, Label, Record, HEADER};
+use crate::board::{Color, Position, Squares};
+use crate::game::Game;
+use crate::notation::parse_transcript;
+use crate::rng::Rng;
+use crate::search::{search, Limits};
+use crate::symmetry::canonical;
+use crate::tt::TranspositionTable;
+use crossbeam_channel::unbounded;
+use std::collections::{BTreeMap, HashSet};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Where the games come from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// Oxello's own games.
+    SelfPlay,
+    /// Recorded games, one transcript each (passes omitted).
+    Games(Vec<Vec<u32>>),
+}
+
+/// What to generate.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub source: Source,
+    /// The first game's index: a self-play game is a function of the seed and its index, and
+    /// a file's games are taken from this one on.
+    pub start: usize,
+    /// How many games (for a file: at most this many, after `start`).
+    pub games: usize,
+    /// Positions with at most this many empties are solved exactly.
+    pub exact_empties: u32,
+    /// Self-play: the fewest and most random moves that open a game.
+    pub random_plies: (u32, u32),
+    /// Self-play: the depth of the searches that choose the moves after the random ones.
+    pub noise_depth: u32,
+    /// Self-play: the softmax temperature of that choice, in discs (0 plays the best move).
+    pub temperature: f64,
+    pub seed: u64,
+    /// Worker threads, each with its own table and a single-threaded search.
+    pub threads: usize,
+    /// Each worker's table, in MiB.
+    pub hash_mib: usize,
+}
+
+/// How far a run has come.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    pub games_done: usize,
+    pub games: usize,
+    /// Records written by this run.
+    pub written: usize,
+    /// Positions dropped: already in the file, in the run, or in the excluded games.
+    pub duplicates: usize,
+    pub elapsed: Duration,
+}
+
+impl Progress {
+    /// Seconds left at the rate so far.
+    pub fn eta(&self) -> Option<Duration> {
+        let rate = self.games_done as f64 / self.elapsed.as_secs_f64();
+        (self.games_done > 0 && rate > 0.0)
+            .then(|| Duration::from_secs_f64((self.games - self.games_done) as f64 / rate))
+    }
+}
+
+/// Reads a file of games: on each line, the first word that is a legal transcript from the
+/// start position (so both `<transcript> <result>` and WTHOR's `<source> <score>
+/// <transcript>` lines work). Lines without one, and comments, are skipped.
+pub fn read_games(text: &str) -> Vec<Vec<u32>> {
+    text.lines()
+        .filter(|line| !line.trim_start().starts_with('#'))
+        .filter_map(|line| {
+            line.split_whitespace().find_map(|word| {
+                let moves = parse_transcript(word).ok().filter(|m| !m.is_empty())?;
+                Game::replay(Position::start(), &moves).ok()?;
+                Some(moves)
+            })
+        })
+        .collect()
+}
+
+/// Every position of `games`, in canonical form: positions to keep out of the data.
+pub fn game_positions(games: &[Vec<u32>]) -> HashSet<(u64, u64)> {
+    let mut set = HashSet::new();
+    for moves in games {
+        let mut pos = Position::start();
+        set.insert(key(&pos));
+        for &sq in moves {
+            if pos.board.moves() == 0 {
+                pos = pos.pass();
+                set.insert(key(&pos));
+            }
+            match pos.play(sq) {
+                Some(next) => pos = next,
+                None => break,
+            }
+            set.insert(key(&pos));
+        }
+    }
+    set
+}
+
+/// A position's identity under the 8 symmetries (colours as seen by the side to move).
+fn key(pos: &Position) -> (u64, u64) {
+    let c = canonical(&pos.board);
+    (c.player, c.opponent)
+}
+
+/// Runs the generation and appends its records to `out` (created with a header if need be).
+/// Positions already in `out` or in `excluded` are not written again. `progress` is called
+/// after every game.
+pub fn run(
+    config: &Config,
+    out: &Path,
+    excluded: HashSet<(u64, u64)>,
+    mut progress: impl FnMut(&Progress),
+) -> Result<Progress, String> {
+    let mut file = open_for_append(out)?;
+    let mut seen = excluded;
+    let mut existing = String::new();
+    file.seek(SeekFrom::Start(0))
+        .and_then(|_| file.read_to_string(&mut existing))
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    let records = parse_records(&existing).map_err(|e| format!("{}: {e}", out.display()))?;
+    seen.extend(records.iter().map(|r| key(&r.position)));
+    if existing.is_empty() {
+        writeln!(file, "{HEADER}").map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    let games = match &config.source {
+        Source::SelfPlay => config.games,
+        Source::Games(all) => all.len().saturating_sub(config.start).min(config.games),
+    };
+    let started = Instant::now();
+    let mut status = Progress {
+        games,
+        ..Progress::default()
+    };
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = unbounded();
+    std::thread::scope(|s| -> Result<(), String> {
+        for _ in 0..config.threads.max(1) {
+            let (sender, next) = (sender.clone(), &next);
+            s.spawn(move || {
+                let mut worker = Worker::new(config);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= games || sender.send((i, worker.game(config.start + i))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        // Games finish out of order; they are written in order.
+        let mut pending = BTreeMap::new();
+        for (i, records) in receiver {
+            pending.insert(i, records);
+            while let Some(records) = pending.remove(&status.games_done) {
+                for record in records {
+                    if seen.insert(key(&record.position)) {
+                        writeln!(file, "{record}").map_err(|e| e.to_string())?;
+                        status.written += 1;
+                    } else {
+                        status.duplicates += 1;
+                    }
+                }
+                file.flush().map_err(|e| e.to_string())?;
+                status.games_done += 1;
+                status.elapsed = started.elapsed();
+                progress(&status);
+            }
+        }
+        Ok(())
+    })
+    .map_err(|e| format!("{}: {e}", out.display()))?;
+    Ok(status)
+}
+
+/// Opens `path` for reading and appending, first cutting off a last line that a killed run
+/// left unfinished.
+fn open_for_append(path: &Path) -> Result<std::fs::File, String> {
+    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(err)?;
+    let mut text = Vec::new();
+    file.read_to_end(&mut text).map_err(err)?;
+    if !text.is_empty() && text.last() != Some(&b'\n') {
+        let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        file.set_len(keep as u64).map_err(err)?;
+    }
+    Ok(file)
+}
+
+/// One worker thread: its table and the configuration.
+struct Worker<'a> {
+    config: &'a Config,
+    tt: TranspositionTable,
+    stop: AtomicBool,
+}
+
+impl<'a> Worker<'a> {
+    fn new(config: &'a Config) -> Worker<'a> {
+        Worker {
+            config,
+            tt: TranspositionTable::new(config.hash_mib),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    /// The records of game `index`.
+    fn game(&mut self, index: usize) -> Vec<Record> {
+        self.tt.clear();
+        match &self.config.source {
+            Source::SelfPlay => {
+                let moves = self.self_play_opening(index);
+                self.label(&moves, true)
+            }
+            Source::Games(games) => self.label(&games[index], false),
+        }
+    }
+
+    /// The moves of a self-play game up to the solver's region: random ones, then noisy
+    /// searched ones.
+    fn self_play_opening(&mut self, index: usize) -> Vec<u32> {
+        let config = self.config;
+        let mut rng = Rng::new(config.seed ^ (index as u64).wrapping_mul(0xD134_2543_DE82_EF95));
+        let (low, high) = config.random_plies;
+        let random = low + rng.below((high - low + 1) as usize) as u32;
+        let mut pos = Position::start();
+        let mut moves = Vec::new();
+        while !pos.is_game_over() && pos.board.empty_count() > config.exact_empties {
+            if pos.board.moves() == 0 {
+                pos = pos.pass();
+                continue;
+            }
+            let sq = if moves.len() < random as usize {
+                let legal: Vec<u32> = Squares(pos.board.moves()).collect();
+                legal[rng.below(legal.len())]
+            } else {
+                self.noisy_move(&pos, &mut rng)
+            };
+            moves.push(sq);
+            pos = pos
+                .play(sq)
+                .expect("a legal move from the position's own list");
+        }
+        moves
+    }
+
+    /// A move drawn with probability proportional to exp(score / temperature) over the scores
+    /// of a shallow search of every move.
+    fn noisy_move(&mut self, pos: &Position, rng: &mut Rng) -> u32 {
+        let limits = Limits {
+            depth: Some(self.config.noise_depth),
+            lines: pos.board.moves().count_ones() as usize,
+            ..Limits::default()
+        };
+        let report = search(&self.tt, &self.stop, &pos.board, &limits, |_| {});
+        let best = report.lines[0].score;
+        let temperature = self.config.temperature * f64::from(crate::eval::DISC);
+        let weights: Vec<f64> = report
+            .lines
+            .iter()
+            .map(|l| {
+                if temperature > 0.0 {
+                    (f64::from(l.score - best) / temperature).exp()
+                } else if l.score == best {
+                    1.0
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let mut pick = rng.unit() * weights.iter().sum::<f64>();
+        for (line, w) in report.lines.iter().zip(&weights) {
+            if pick < *w {
+                return line.pv[0];
+            }
+            pick -= w;
+        }
+        report.lines[0].pv[0]
+    }
+
+    /// Plays `moves` from the start and labels every position where a move is to be made:
+    /// exactly from `exact_empties` on, and with the first exact score (the game's result
+    /// with an exact finish) before. After the moves, `follow_best` goes on with the solver's
+    /// best moves to the end.
+    fn label(&mut self, moves: &[u32], follow_best: bool) -> Vec<Record> {
+        let mut records = Vec::new();
+        let mut before = Vec::new();
+        let mut result = None;
+        let mut pos = Position::start();
+        let mut next = moves.iter();
+        while !pos.is_game_over() {
+            if pos.board.moves() == 0 {
+                pos = pos.pass();
+                continue;
+            }
+            let mut sq = next.next().copied();
+            if pos.board.empty_count() <= self.config.exact_empties {
+                let (score, best) = self.solve(&pos);
+                result.get_or_insert(black_view(&pos, score));
+                records.push(Record {
+                    position: pos,
+                    score,
+                    label: Label::Exact,
+                });
+                if follow_best {
+                    sq = sq.or(best);
+                }
+            } else {
+                before.push(pos);
+            }
+            let Some(next_pos) = sq.and_then(|sq| pos.play(sq)) else {
+                break;
+            };
+            pos = next_pos;
+        }
+        if pos.is_game_over() {
+            result.get_or_insert(pos.black_final_score());
+        }
+        // A game given without its end, before the exact region, tells nothing sure.
+        let Some(result) = result else {
+            return Vec::new();
+        };
+        let played = before.into_iter().map(|position| Record {
+            position,
+            score: black_view(&position, result),
+            label: Label::Played,
+        });
+        played.chain(records).collect()
+    }
+
+    /// The exact score of `pos` for the side to move, in discs, and a best move.
+    fn solve(&mut self, pos: &Position) -> (i32, Option<u32>) {
+        let report = search(&self.tt, &self.stop, &pos.board, &Limits::default(), |_| {});
+        (report.score / crate::eval::DISC, report.best_move())
+    }
+}
+
+/// A score for the side to move of `pos` seen from black, or back (the map is its own
+/// inverse).
+fn black_view(pos: &Position, score: i32) -> i32 {
+    match pos.side {
+        Color::Black => score,
+        Color::White => -score,
+    }
+}

@@ -1,0 +1,171 @@
+//! `oxello selfplay`, run through the binary: exact labels against a plain minimax, played
+//! labels against the games' own exact finish, reproducibility, deduplication, exclusion and
+//! appending.
+
+use oxello::board::{Board, Color};
+use oxello::symmetry::canonical;
+use oxello::training::record::{parse_records, Label, Record};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("oxello-selfplay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+fn selfplay(out: &Path, args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_oxello"))
+        .args(["selfplay", "--out", out.to_str().unwrap()])
+        .args(args)
+        .output()
+        .expect("run oxello");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{stderr}");
+    assert!(output.stdout.is_empty(), "batch progress goes to stderr");
+    stderr
+}
+
+fn records(path: &Path) -> Vec<Record> {
+    parse_records(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Plain minimax to the end: the final disc differential for the side to move.
+fn minimax(b: &Board) -> i32 {
+    let moves = b.moves();
+    if moves == 0 {
+        return if b.opponent_moves() == 0 {
+            b.final_score()
+        } else {
+            -minimax(&b.pass())
+        };
+    }
+    oxello::board::Squares(moves)
+        .map(|sq| -minimax(&b.play(sq).unwrap()))
+        .max()
+        .unwrap()
+}
+
+const SMALL_RUN: [&str; 8] = [
+    "--games",
+    "6",
+    "--exact-empties",
+    "8",
+    "--seed",
+    "7",
+    "--noise-depth",
+    "2",
+];
+
+#[test]
+fn exact_labels_are_minimax_values_and_a_run_is_reproducible() {
+    let (one, two) = (temp("one.txt"), temp("two.txt"));
+    selfplay(&one, &[&SMALL_RUN[..], &["--threads", "1"]].concat());
+    selfplay(&two, &[&SMALL_RUN[..], &["--threads", "2"]].concat());
+    let text = std::fs::read_to_string(&one).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&two).unwrap());
+    assert!(text.starts_with("# oxello training records v1\n"));
+
+    let all = records(&one);
+    let exact: Vec<&Record> = all.iter().filter(|r| r.label == Label::Exact).collect();
+    assert!(exact.len() >= 6 * 6, "{} exact records", exact.len());
+    for r in &exact {
+        assert!(r.position.board.empty_count() <= 8);
+        assert_eq!(r.score, minimax(&r.position.board), "{r}");
+    }
+    // Before the exact region a game's positions carry its exactly finished result: one black
+    // score per game, so each game's played labels agree with the first exact one after them.
+    let mut black_score = None;
+    for r in &all {
+        let black = match r.position.side {
+            Color::Black => r.score,
+            Color::White => -r.score,
+        };
+        match r.label {
+            Label::Played => {
+                assert!(r.position.board.empty_count() > 8);
+                black_score.get_or_insert(black);
+                assert_eq!(black_score, Some(black), "{r}");
+            }
+            Label::Exact => {
+                if let Some(expected) = black_score.take() {
+                    assert_eq!(
+                        black, expected,
+                        "game result against its first exact score: {r}"
+                    );
+                }
+            }
+        }
+    }
+    let keys: HashSet<Board> = all.iter().map(|r| canonical(&r.position.board)).collect();
+    assert_eq!(keys.len(), all.len(), "a position repeated under symmetry");
+}
+
+#[test]
+fn a_rerun_appends_nothing_new_and_a_cut_line_is_repaired() {
+    let out = temp("append.txt");
+    selfplay(&out, &SMALL_RUN);
+    let full = std::fs::read_to_string(&out).unwrap();
+    // A run killed while writing leaves half a line behind.
+    std::fs::write(&out, &full[..full.len() - 20]).unwrap();
+    let log = selfplay(&out, &SMALL_RUN);
+    assert!(log.contains("duplicates dropped"), "{log}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), full);
+}
+
+#[test]
+fn excluded_games_leave_no_position_behind() {
+    let games = temp("games.txt");
+    std::fs::write(
+        &games,
+        "# two WTHOR-style lines and one that is not a game\n\
+         WTH_2024 33 f5d6c3d3c4f4f6g5e6f7d7c5g3f3c6e7f8b4g6b6e8c7h4c8b3d2d8g8a4a5a3b5g4e3f2g2e2e1c1d1h1g1c2f1g7b2a1a2b1h8h7h6h5h2h3a6a7a8b7b8\n\
+         WTH_2024 26 f5d6c3d3c4f4f6g5e6d7c7g6f7c5g3b5c6e3d2e7f8d8a6c1f2e8c8e2g8c2f1b3h6e1h5g4d1b4a5a3h3b6b1g2f3h4g1g7h8h7a7h1h2a1b7b2a2a4a8b8\n\
+         not a game\n",
+    )
+    .unwrap();
+    let out = temp("excluded.txt");
+    let args = [
+        "--games-file",
+        games.to_str().unwrap(),
+        "--exact-empties",
+        "10",
+    ];
+    selfplay(&out, &args);
+    let labelled = records(&out);
+    assert!(
+        labelled.len() > 60,
+        "both games labelled: {}",
+        labelled.len()
+    );
+
+    let again = temp("excluded-again.txt");
+    selfplay(
+        &again,
+        &[&args[..], &["--exclude", games.to_str().unwrap()]].concat(),
+    );
+    assert!(records(&again).is_empty());
+}
+
+#[test]
+fn bad_arguments_are_errors_without_output() {
+    for bad in [
+        &["--random-plies", "9-3"][..],
+        &["--temperature=-1"],
+        &["--games-file", "/nonexistent/games.txt"],
+    ] {
+        let out = temp("bad.txt");
+        let output = Command::new(env!("CARGO_BIN_EXE_oxello"))
+            .args(["selfplay", "--out", out.to_str().unwrap()])
+            .args(bad)
+            .output()
+            .unwrap();
+        assert!(!output.status.success(), "{bad:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.starts_with("oxello selfplay: "), "{bad:?}: {stderr}");
+        assert!(!out.exists(), "{bad:?} created its output");
+    }
+}
