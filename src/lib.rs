@@ -1,16 +1,20 @@
 //! Oxello: a bitboard Othello engine.
 //!
-//! Modules depend one way: `board` <- `eval` <- `search` <- `engine` <- `gtp`.
+//! Modules depend one way: `board` <- `eval` <- `search` <- `engine` <- `play` <- `gtp`,
+//! `nboard` (the front ends, chosen by `frontend` from the first line of input).
 
 pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod eval;
+pub mod frontend;
 pub mod game;
 pub mod gtp;
 pub mod match_runner;
+pub mod nboard;
 pub mod notation;
 pub mod perft;
+pub mod play;
 pub mod report;
 pub mod rng;
 pub mod search;

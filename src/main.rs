@@ -7,6 +7,7 @@ use oxello::match_runner::{
 };
 use oxello::notation::{parse_obf, parse_position};
 use oxello::perft::{perft_parallel, PerftMode};
+use oxello::play::Options;
 use oxello::report::{best_line, info_lines, vertex_name};
 use oxello::search::{search, Limits};
 use oxello::timeman::solvable_empties;
@@ -40,7 +41,8 @@ macro_rules! outln {
 /// Oxello, an Othello engine.
 ///
 /// With no subcommand it speaks GTP on stdin/stdout, as GUIs (Quarry) and match scripts
-/// expect: every command, reply and error is listed in protocol.md. The subcommands are batch
+/// expect, or NBoard's protocol when the first line is `nboard <version>` (as the NBoard GUI
+/// sends): every command, reply and error is listed in protocol.md. The subcommands are batch
 /// jobs.
 #[derive(Parser)]
 #[command(version, about, long_about)]
@@ -137,6 +139,9 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
         threads: u64,
     },
+    /// Speak NBoard's protocol on stdin/stdout (also chosen when the first line is
+    /// `nboard <version>`, so NBoard needs no flag).
+    Nboard,
     /// Generate training data: positions labelled by the exact solver (see src/training/record.rs).
     Selfplay(SelfplayArgs),
 }
@@ -289,13 +294,15 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => run_match(args),
         Some(Command::Bench { threads }) => run_bench(threads as usize),
         Some(Command::Selfplay(args)) => run_selfplay(args),
-        None => {
-            oxello::gtp::run(oxello::gtp::Options {
+        None | Some(Command::Nboard) => {
+            let nboard = matches!(cli.command, Some(Command::Nboard));
+            let options = Options {
                 hash_mib: hash_mib(cli.hash),
                 depth: cli.depth.filter(|&d| d > 0),
                 move_time: cli.move_time.filter(|t| t.is_finite() && *t > 0.0),
                 threads: threads_or_cores(cli.threads),
-            });
+            };
+            oxello::frontend::run(options, nboard);
             ExitCode::SUCCESS
         }
     }

@@ -38,26 +38,35 @@ fn fenced_blocks(text: &str) -> Vec<(String, Vec<String>)> {
     blocks
 }
 
-/// Numbers (with an optional unit `s`) become `N`, a run of moves `M`, runs of spaces inside
-/// the line one space; trailing spaces stay.
+/// Numbers (with an optional unit `s`) become `N`, a run of moves `M` (also moves joined by
+/// `-`, as NBoard's lines write them), runs of spaces inside the line one space; trailing
+/// spaces stay. NBoard's `MOVE/eval/time` is masked part by part.
 fn mask(line: &str) -> String {
     let is_move = |t: &str| {
-        t.len() == 2
-            && matches!(t.as_bytes()[0], b'A'..=b'H')
-            && matches!(t.as_bytes()[1], b'1'..=b'8')
+        t == "PA"
+            || t.len() == 2
+                && matches!(t.as_bytes()[0], b'A'..=b'H')
+                && matches!(t.as_bytes()[1], b'1'..=b'8')
+    };
+    let mask_part = |part: &str| {
+        let number = part.trim_end_matches('s');
+        if !number.is_empty() && number.parse::<f64>().is_ok() {
+            "N".to_string()
+        } else if !part.is_empty() && part.split('-').all(is_move) {
+            "M".to_string()
+        } else {
+            part.to_string()
+        }
     };
     let mut tokens: Vec<String> = Vec::new();
     for token in line.split_whitespace() {
-        let number = token.trim_end_matches('s');
-        let masked = if !number.is_empty() && number.parse::<f64>().is_ok() {
-            "N"
-        } else if is_move(token) {
-            "M"
-        } else {
-            token
-        };
+        let masked = token
+            .split('/')
+            .map(mask_part)
+            .collect::<Vec<_>>()
+            .join("/");
         if !(masked == "M" && tokens.last().is_some_and(|t| t == "M")) {
-            tokens.push(masked.to_string());
+            tokens.push(masked);
         }
     }
     let trailing = &line[line.trim_end().len()..];
@@ -183,4 +192,58 @@ fn protocol_transcripts_replay_byte_for_byte() {
         assert!(child.wait().unwrap().success());
     }
     assert!(replayed >= 15, "only {replayed} transcript commands found");
+}
+
+#[test]
+fn nboard_transcripts_replay_line_for_line() {
+    let mut replayed = 0;
+    for (_, block) in fenced_blocks(&repo_file("protocol.md")) {
+        if !block.first().is_some_and(|l| l.starts_with("<< ")) {
+            continue;
+        }
+        let mut child = common::spawn_engine(&[]);
+        let mut stdin = child.stdin.take().unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut i = 0;
+        while i < block.len() {
+            let command = block[i]
+                .strip_prefix("<< ")
+                .expect("a transcript line to the engine");
+            let end = (i + 1..block.len())
+                .find(|&j| block[j].starts_with("<< "))
+                .unwrap_or(block.len());
+            let expected: Vec<String> = block[i + 1..end]
+                .iter()
+                .map(|l| {
+                    l.strip_prefix(">> ")
+                        .expect("a line from the engine")
+                        .to_string()
+                })
+                .collect();
+            writeln!(stdin, "{command}").unwrap();
+            stdin.flush().unwrap();
+            // NBoard has no framing: read as many lines as the transcript shows.
+            let actual: Vec<String> = (0..expected.len())
+                .map(|_| {
+                    let mut line = String::new();
+                    assert!(out.read_line(&mut line).unwrap() > 0, "{command}: EOF");
+                    line.trim_end_matches('\n').to_string()
+                })
+                .collect();
+            assert!(
+                matches(&expected, &actual, true),
+                "<< {command}\nexpected:\n{}\nactual:\n{}",
+                expected.join("\n"),
+                actual.join("\n")
+            );
+            replayed += 1;
+            i = end;
+        }
+        drop(stdin);
+        assert!(child.wait().unwrap().success());
+    }
+    assert!(
+        replayed >= 8,
+        "only {replayed} NBoard transcript lines found"
+    );
 }

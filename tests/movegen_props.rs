@@ -5,49 +5,7 @@ use oxello::symmetry::{canonical, transform, transform_board, transform_square};
 use proptest::prelude::*;
 
 mod common;
-use common::random_walk;
-
-const DIRS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
-
-fn at(b: u64, x: i32, y: i32) -> bool {
-    b >> (y * 8 + x) & 1 == 1
-}
-
-/// Reference flips: walk each direction square by square.
-fn reference_flips(p: u64, o: u64, sq: u32) -> u64 {
-    if (p | o) >> sq & 1 == 1 {
-        return 0;
-    }
-    let (x0, y0) = ((sq % 8) as i32, (sq / 8) as i32);
-    let mut all = 0;
-    for (dx, dy) in DIRS {
-        let (mut x, mut y, mut run) = (x0 + dx, y0 + dy, 0u64);
-        while (0..8).contains(&x) && (0..8).contains(&y) && at(o, x, y) {
-            run |= 1 << (y * 8 + x);
-            x += dx;
-            y += dy;
-        }
-        if run != 0 && (0..8).contains(&x) && (0..8).contains(&y) && at(p, x, y) {
-            all |= run;
-        }
-    }
-    all
-}
-
-fn reference_moves(p: u64, o: u64) -> u64 {
-    (0..64)
-        .filter(|&sq| reference_flips(p, o, sq) != 0)
-        .fold(0, |m, sq| m | 1 << sq)
-}
+use common::{random_walk, reference_flips, reference_moves};
 
 fn random_position(seed: u64, plies: u32) -> Board {
     random_walk(Board::START, seed, plies)

@@ -1,41 +1,23 @@
-//! The GTP dispatcher: answers commands strictly in order, runs searches on the engine thread
-//! and, while one runs, keeps reading input so that `stop`, `quit` and EOF act at once.
+//! The GTP dispatcher: answers commands strictly in order on the game-control layer
+//! ([`Play`]), which runs searches on the engine thread and, while one runs, keeps reading
+//! input so that `stop`, `quit` and EOF act at once.
 
 use super::parse::{parse_request, preprocess, Command, CommandError, Request, Vertex, COMMANDS};
-use super::{Input, MAX_LINE};
-use crate::board::{Board, Color, Squares};
-use crate::engine::{Engine, Event};
+use crate::board::Color;
 use crate::eval::evaluate;
-use crate::game::{Game, GameError};
+use crate::frontend::{Input, Output, MAX_LINE};
+use crate::game::Game;
 use crate::perft::{perft, PerftMode};
+use crate::play::{Options, Play};
 use crate::report::{best_line, format_score, info_lines, vertex_name};
-use crate::search::{Limits, Report};
-use crate::timeman::{solvable_empties, Clock, Remaining};
-use crossbeam_channel::{select, Receiver};
-use std::collections::VecDeque;
+use crate::timeman::{Clock, Remaining};
+use crossbeam_channel::Receiver;
 use std::io::Write;
-use std::time::{Duration, Instant};
-
-/// Deepest analysis when no time is given (it goes on until `stop` or the exact solve).
-const MAX_ANALYSIS_DEPTH: u32 = 60;
 
 pub struct Session<W: Write> {
-    input: Receiver<Input>,
-    /// Lines read while a search ran, answered after it.
-    pending: VecDeque<Input>,
-    input_closed: bool,
-    out: W,
-    engine: Engine,
-    game: Game,
+    play: Play,
+    out: Output<W>,
     komi: f64,
-    clock: Clock,
-    left: [Option<Remaining>; 2],
-    fixed_depth: Option<u32>,
-    move_time: Option<f64>,
-    /// The longest a search has answered after its hard deadline, kept back from clocks.
-    lag: Duration,
-    /// Threads of every search.
-    threads: usize,
 }
 
 enum Flow {
@@ -45,41 +27,24 @@ enum Flow {
 
 type Reply = Result<String, String>;
 
-fn index(c: Color) -> usize {
-    match c {
-        Color::Black => 0,
-        Color::White => 1,
-    }
-}
-
 impl<W: Write> Session<W> {
-    pub fn new(input: Receiver<Input>, out: W, options: &super::Options) -> Session<W> {
+    pub fn new(input: Receiver<Input>, out: W, options: &Options) -> Session<W> {
         Session {
-            input,
-            pending: VecDeque::new(),
-            input_closed: false,
-            out,
-            engine: Engine::new(options.hash_mib),
-            game: Game::default(),
+            play: Play::new(input, options),
+            out: Output::new(out),
             komi: 0.0,
-            clock: Clock::Untimed,
-            left: [None, None],
-            fixed_depth: options.depth.filter(|&d| d > 0),
-            move_time: options.move_time,
-            lag: Duration::ZERO,
-            threads: options.threads,
         }
+    }
+
+    /// Answers `input` before anything else (the line read to choose the protocol).
+    pub fn push_front(&mut self, input: Input) {
+        self.play.inbox.push_front(input);
     }
 
     /// Answers commands until `quit` or the end of input.
     pub fn run(&mut self) {
         loop {
-            let input = match self.pending.pop_front() {
-                Some(i) => i,
-                None if self.input_closed => return,
-                None => self.input.recv().unwrap_or(Input::Eof),
-            };
-            let (line, overlong) = match input {
+            let (line, overlong) = match self.play.inbox.next_line() {
                 Input::Eof => return,
                 Input::Line(line, overlong) => (line, overlong),
             };
@@ -101,14 +66,8 @@ impl<W: Write> Session<W> {
 
     fn write_raw(&mut self, text: &str) {
         // Output that cannot be written means the controller is gone: end as at EOF.
-        let written = self
-            .out
-            .write_all(text.as_bytes())
-            .and_then(|_| self.out.flush());
-        if written.is_err() && !self.input_closed {
-            self.engine.stop();
-            self.input_closed = true;
-            self.pending.push_back(Input::Eof);
+        if !self.out.write(text) {
+            self.play.output_failed();
         }
     }
 
@@ -160,8 +119,7 @@ impl<W: Write> Session<W> {
             Boardsize(8) => Ok(String::new()),
             Boardsize(_) => Err("unacceptable size".into()),
             ClearBoard => {
-                self.game = Game::default();
-                self.left = [self.clock.initial(); 2];
+                self.play.set_game(Game::default());
                 Ok(String::new())
             }
             Komi(k) => {
@@ -170,27 +128,27 @@ impl<W: Write> Session<W> {
             }
             Play(color, vertex) => {
                 let result = match vertex {
-                    Vertex::Pass => self.game.pass(color),
-                    Vertex::Square(sq) => self.game.play(color, sq),
+                    Vertex::Pass => self.play.pass(color),
+                    Vertex::Square(sq) => self.play.play(color, sq),
                 };
                 result.map(|_| String::new()).map_err(|e| e.to_string())
             }
             Genmove(color) => self.genmove(color, true),
             RegGenmove(color) => self.genmove(color, false),
             Undo => self
-                .game
+                .play
                 .undo()
                 .map(|_| String::new())
                 .map_err(|e| e.to_string()),
             FinalScore => self.final_score(),
-            Showboard => Ok(format!("\n{}", self.game.position())),
+            Showboard => Ok(format!("\n{}", self.play.game().position())),
             TimeSettings {
                 main,
                 byoyomi,
                 stones,
             } => {
-                self.clock = Clock::from_settings(main, byoyomi, stones);
-                self.left = [self.clock.initial(); 2];
+                self.play
+                    .set_clock(Clock::from_settings(main, byoyomi, stones));
                 Ok(String::new())
             }
             TimeLeft {
@@ -198,129 +156,75 @@ impl<W: Write> Session<W> {
                 time,
                 stones,
             } => {
-                self.left[index(color)] = Some(Remaining {
-                    seconds: time,
-                    stones,
-                });
+                self.play.set_time_left(
+                    color,
+                    Remaining {
+                        seconds: time,
+                        stones,
+                    },
+                );
                 Ok(String::new())
             }
             ListGames => Ok("Othello".into()),
             SetGame(name) if name.eq_ignore_ascii_case("othello") => Ok(String::new()),
             SetGame(_) => Err("unsupported game".into()),
             Setboard(position) => {
-                self.game = Game::new(position);
+                self.play.set_game(Game::new(position));
                 Ok(String::new())
             }
             // Nothing is running between commands: a stop that arrives then has nothing to end.
             Stop => Ok(String::new()),
-            Perft(depth) => {
-                Ok(perft(&self.game.position().board, depth, PerftMode::PassIsPly).to_string())
-            }
+            Perft(depth) => Ok(perft(
+                &self.play.game().position().board,
+                depth,
+                PerftMode::PassIsPly,
+            )
+            .to_string()),
             Solve => self.solve(),
-            Eval => Ok(format_score(evaluate(&self.game.position().board), false)),
+            Eval => Ok(format_score(
+                evaluate(&self.play.game().position().board),
+                false,
+            )),
             Depth(d) => {
-                self.fixed_depth = (d > 0).then_some(d);
+                self.play.set_depth(Some(d));
                 Ok(String::new())
             }
             MoveTime(s) => {
-                self.move_time = (s > 0.0).then_some(s);
+                self.play.set_move_time(Some(s));
                 Ok(String::new())
             }
             Hash(mib) => {
-                self.engine.resize(mib);
+                self.play.resize_hash(mib);
                 Ok(String::new())
             }
             Threads(n) => {
-                self.threads = n;
+                self.play.set_threads(n);
                 Ok(String::new())
             }
         })
     }
 
-    /// The board `color` moves on: the current one, or after an implied pass of the other side.
-    /// `Ok(None)` when `color` has to pass (or the game is over).
-    fn board_for(&self, color: Color) -> Result<Option<Board>, String> {
-        let pos = self.game.position();
-        let mover = match self.game.next_to_play() {
-            None => return Ok(None),
-            Some(c) => c,
-        };
-        if mover != color {
-            return if pos.side == color {
-                Ok(None)
-            } else {
-                Err(format!("illegal move: {} is to move", mover.name()))
-            };
-        }
-        Ok(Some(if pos.side == color {
-            pos.board
-        } else {
-            pos.board.pass()
-        }))
-    }
-
     fn genmove(&mut self, color: Color, play: bool) -> Reply {
-        let Some(board) = self.board_for(color)? else {
+        let choice = self.play.choose_move(color, play, interrupts, |_| {})?;
+        let Some(sq) = choice.square else {
             // A forced pass is recorded so that the turn moves on.
-            if play && !self.game.is_over() {
-                self.game.pass(color).map_err(|e| e.to_string())?;
+            if play && !self.play.game().is_over() {
+                self.play.pass(color).map_err(|e| e.to_string())?;
             }
             return Ok("pass".into());
         };
-        let moves = board.moves();
-        let best = if moves.count_ones() == 1 {
-            // Only one move: no need to think about it.
-            Squares(moves).next()
-        } else {
-            let limits = self.move_limits(color, board.empty_count());
-            let report = self.think(board, limits, |_, _| {});
-            if play {
-                self.charge_clock(color, report.elapsed);
-            }
-            report.best_move().or_else(|| Squares(moves).next())
-        };
-        let sq = best.ok_or_else(|| "no legal move".to_string())?;
         if play {
-            self.game
-                .play(color, sq)
-                .map_err(|e: GameError| e.to_string())?;
+            self.play.play(color, sq).map_err(|e| e.to_string())?;
         }
         Ok(vertex_name(Some(sq)))
     }
 
-    fn move_limits(&self, color: Color, empties: u32) -> Limits {
-        let (soft, hard) = match self.move_time {
-            Some(t) => {
-                let t = Duration::from_secs_f64(t);
-                (t, t)
-            }
-            None => self
-                .clock
-                .budget(self.left[index(color)], empties, self.lag),
-        };
-        // A fixed depth without a fixed time plays at that depth, however long it takes.
-        let timed = self.fixed_depth.is_none() || self.move_time.is_some();
-        Limits {
-            depth: self.fixed_depth,
-            soft_time: timed.then_some(soft),
-            hard_time: timed.then_some(hard),
-            exact_empties: timed.then(|| solvable_empties(soft)),
-            ..Limits::default()
-        }
-    }
-
-    fn charge_clock(&mut self, color: Color, used: Duration) {
-        let i = index(color);
-        if let Some(left) = self.left[i] {
-            self.left[i] = Some(self.clock.after_move(left, used.as_secs_f64()));
-        }
-    }
-
     fn final_score(&self) -> Reply {
-        if !self.game.is_over() {
+        let game = self.play.game();
+        if !game.is_over() {
             return Err("cannot score".into());
         }
-        let score = f64::from(self.game.position().black_final_score()) - self.komi;
+        let score = f64::from(game.position().black_final_score()) - self.komi;
         let amount = if score.fract() == 0.0 {
             format!("{}", score.abs())
         } else {
@@ -336,8 +240,7 @@ impl<W: Write> Session<W> {
     }
 
     fn solve(&mut self) -> Reply {
-        let board = self.game.position().board;
-        let report = self.think(board, Limits::default(), |_, _| {});
+        let report = self.play.solve(interrupts);
         if !report.exact {
             return Err("stopped before the end".into());
         }
@@ -349,85 +252,15 @@ impl<W: Write> Session<W> {
     }
 
     fn analyze(&mut self, id: &Option<String>, lines: usize, seconds: Option<f64>) {
-        let board = self.game.position().board;
-        let time = seconds.map(|s| Duration::from_secs_f64(s.min(86_400.0)));
-        let limits = Limits {
-            depth: Some(MAX_ANALYSIS_DEPTH),
-            soft_time: time,
-            hard_time: time,
-            lines,
-            ..Limits::default()
-        };
         self.write_raw(&format!("={}\n", id.as_deref().unwrap_or("")));
-        let report = self.think(board, limits, |session, r| {
-            session.write_raw(&info_lines(r))
+        let stop = self.play.stop_handle();
+        let out = &mut self.out;
+        let report = self.play.analyze(lines, None, seconds, interrupts, |r| {
+            if !out.write(&info_lines(r)) {
+                stop.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
         });
         self.write_raw(&(best_line(&report) + "\n"));
-    }
-
-    /// Runs a search to its end while reading input: `stop`, `quit` and EOF stop the search at
-    /// once; every line read is kept to be answered afterwards, in order.
-    fn think(
-        &mut self,
-        board: Board,
-        limits: Limits,
-        mut progress: impl FnMut(&mut Self, &Report),
-    ) -> Report {
-        let started = Instant::now();
-        let hard = limits.hard_time;
-        let limits = Limits {
-            threads: self.threads,
-            ..limits
-        };
-        let report = self.wait_for_search(board, limits, &mut progress);
-        if let Some(hard) = hard {
-            self.lag = self.lag.max(started.elapsed().saturating_sub(hard));
-        }
-        report
-    }
-
-    fn wait_for_search(
-        &mut self,
-        board: Board,
-        limits: Limits,
-        progress: &mut impl FnMut(&mut Self, &Report),
-    ) -> Report {
-        self.engine.start(board, limits);
-        // A stop, quit or EOF already read (behind this command) ends this search too.
-        if self.pending.iter().any(interrupts) {
-            self.engine.stop();
-        }
-        let events = self.engine.events().clone();
-        let input = self.input.clone();
-        loop {
-            if self.input_closed {
-                match events.recv() {
-                    Ok(Event::Progress(r)) => progress(self, &r),
-                    Ok(Event::Done(r)) => return r,
-                    Ok(_) => {}
-                    Err(_) => return Report::default(),
-                }
-                continue;
-            }
-            select! {
-                recv(events) -> event => match event {
-                    Ok(Event::Progress(r)) => progress(self, &r),
-                    Ok(Event::Done(r)) => return r,
-                    Ok(_) => {}
-                    Err(_) => return Report::default(),
-                },
-                recv(input) -> line => {
-                    let line = line.unwrap_or(Input::Eof);
-                    if interrupts(&line) {
-                        self.engine.stop();
-                    }
-                    if line == Input::Eof {
-                        self.input_closed = true;
-                    }
-                    self.pending.push_back(line);
-                }
-            }
-        }
     }
 }
 
