@@ -1,5 +1,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use oxello::board::Board;
+use oxello::eval::evaluate;
+use oxello::eval::weights::{checksum, Weights, PHASE_WIDTH};
 use oxello::eval::DISC;
 use oxello::match_runner::stats::Sprt;
 use oxello::match_runner::{
@@ -11,7 +13,8 @@ use oxello::play::Options;
 use oxello::report::{best_line, info_lines, vertex_name};
 use oxello::search::{search, Limits};
 use oxello::timeman::solvable_empties;
-use oxello::training::selfplay;
+use oxello::training::record::{parse_records, Label, Record};
+use oxello::training::{fit, selfplay};
 use oxello::tt::{TranspositionTable, HASH_MIB};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -59,6 +62,9 @@ struct Cli {
     /// GTP engine: threads per search, 1-256 (default: every core; as `oxello-threads`).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: Option<u64>,
+    /// Evaluation weights file to use instead of the built-in one (see `oxello train`).
+    #[arg(long, global = true)]
+    eval_file: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -142,8 +148,50 @@ enum Command {
     /// Speak NBoard's protocol on stdin/stdout (also chosen when the first line is
     /// `nboard <version>`, so NBoard needs no flag).
     Nboard,
+    /// Fit evaluation weights to training records and write a weights file.
+    Train(TrainArgs),
+    /// Measure the evaluation: the mean error of the static evaluation (--depth 0) or of a
+    /// fixed-depth search against the exact records of a training-record file.
+    Accuracy {
+        /// A record file (from `oxello selfplay`); its `exact` records at --empties are used.
+        file: std::path::PathBuf,
+        /// Use the positions with this many empties.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=60))]
+        empties: u32,
+        /// Search depth, 0 for the static evaluation.
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=30))]
+        depth: u32,
+    },
     /// Generate training data: positions labelled by the exact solver (see src/training/record.rs).
     Selfplay(SelfplayArgs),
+}
+
+#[derive(clap::Args)]
+struct TrainArgs {
+    /// Training record files (from `oxello selfplay`); give several to merge them.
+    #[arg(long = "data", required = true, num_args = 1)]
+    data: Vec<std::path::PathBuf>,
+    /// Write the weights here.
+    #[arg(long)]
+    out: std::path::PathBuf,
+    /// Leave out every position of the games in this file (a held-out test set).
+    #[arg(long)]
+    exclude: Option<std::path::PathBuf>,
+    /// Passes over the data per phase.
+    #[arg(long, default_value_t = 300)]
+    epochs: usize,
+    /// Adam's step in discs (it decays to a tenth).
+    #[arg(long, default_value_t = 0.1)]
+    learning_rate: f64,
+    /// L2 penalty on the weights.
+    #[arg(long, default_value_t = 1e-3)]
+    l2: f64,
+    /// Weight of a `played` record against an `exact` one (1).
+    #[arg(long, default_value_t = 1.0)]
+    played_weight: f64,
+    /// Threads, each fitting whole phases (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: Option<u64>,
 }
 
 #[derive(clap::Args)]
@@ -178,6 +226,9 @@ struct SelfplayArgs {
     /// Softmax temperature of that choice, in discs (0: always the best move).
     #[arg(long, default_value_t = 2.0)]
     temperature: f64,
+    /// From this many empties on, self-play takes the search's best move, without noise.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=60))]
+    greedy_empties: u32,
     /// Seed of the self-play games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -264,6 +315,10 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
+    if let Err(e) = oxello::eval::load(cli.eval_file.as_deref()) {
+        eprintln!("oxello: evaluation weights: {e}");
+        return ExitCode::FAILURE;
+    }
     match cli.command {
         Some(Command::Perft {
             depth,
@@ -294,6 +349,12 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => run_match(args),
         Some(Command::Bench { threads }) => run_bench(threads as usize),
         Some(Command::Selfplay(args)) => run_selfplay(args),
+        Some(Command::Train(args)) => run_train(args),
+        Some(Command::Accuracy {
+            file,
+            empties,
+            depth,
+        }) => run_accuracy(&file, empties, depth),
         None | Some(Command::Nboard) => {
             let nboard = matches!(cli.command, Some(Command::Nboard));
             let options = Options {
@@ -715,6 +776,7 @@ fn run_selfplay(args: SelfplayArgs) -> ExitCode {
             random_plies: parse_plies_range(&args.random_plies)?,
             noise_depth: args.noise_depth,
             temperature: args.temperature,
+            greedy_empties: args.greedy_empties,
             seed: args.seed,
             threads: threads_or_cores(args.threads),
             hash_mib: hash_mib(args.hash),
@@ -765,4 +827,126 @@ fn run_selfplay(args: SelfplayArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Reads training record files, in order.
+fn read_record_files(paths: &[std::path::PathBuf]) -> Result<Vec<Record>, String> {
+    let mut all = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        // A file still being written may end in half a line: only whole lines count.
+        let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+        all.extend(parse_records(whole).map_err(|e| format!("{}: {e}", path.display()))?);
+    }
+    Ok(all)
+}
+
+fn run_train(args: TrainArgs) -> ExitCode {
+    let started = Instant::now();
+    let loaded = read_record_files(&args.data).and_then(|records| {
+        let excluded = match &args.exclude {
+            Some(path) => selfplay::game_positions(&read_games_file(path)?),
+            None => Default::default(),
+        };
+        Ok((records, excluded))
+    });
+    let (records, excluded) = match loaded {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("oxello train: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let samples = fit::samples(&records, &excluded);
+    eprintln!(
+        "oxello train: {} records, {} after exclusion, read in {:.1} s",
+        records.len(),
+        samples.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let config = fit::FitConfig {
+        epochs: args.epochs,
+        learning_rate: args.learning_rate,
+        l2: args.l2,
+        played_weight: args.played_weight,
+        threads: threads_or_cores(args.threads),
+    };
+    let (values, phases) = fit::fit(&samples, &config);
+    outln!("phase  empties   train  validation  train MAE  validation MAE");
+    for p in &phases {
+        let low = p.phase as u32 * PHASE_WIDTH;
+        outln!(
+            "{:5}  {:>7}  {:6}  {:10}  {:9.2}  {:14.2}",
+            p.phase,
+            format!("{low}-{}", (low + PHASE_WIDTH - 1).min(60)),
+            p.train,
+            p.validation,
+            p.train_mae,
+            p.validation_mae
+        );
+    }
+    let bytes = Weights::to_bytes(&values);
+    if let Err(e) = std::fs::write(&args.out, &bytes) {
+        eprintln!("oxello train: {}: {e}", args.out.display());
+        return ExitCode::FAILURE;
+    }
+    outln!(
+        "wrote {} ({} bytes, checksum {:016x}) in {:.1} s",
+        args.out.display(),
+        bytes.len(),
+        checksum(&bytes[32..]),
+        started.elapsed().as_secs_f64()
+    );
+    ExitCode::SUCCESS
+}
+
+fn run_accuracy(file: &std::path::Path, empties: u32, depth: u32) -> ExitCode {
+    let positions: Vec<(Board, i32)> = match read_record_files(&[file.to_path_buf()]) {
+        Ok(records) => records
+            .iter()
+            .filter(|r| r.label == Label::Exact && r.position.board.empty_count() == empties)
+            .map(|r| (r.position.board, r.score))
+            .collect(),
+        Err(e) => {
+            eprintln!("oxello accuracy: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if positions.is_empty() {
+        eprintln!(
+            "oxello accuracy: {}: no exact record with {empties} empties",
+            file.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let tt = TranspositionTable::new(16);
+    let stop = AtomicBool::new(false);
+    let (mut error, mut winner) = (0f64, 0usize);
+    for (board, exact) in &positions {
+        let score = if depth == 0 {
+            evaluate(board)
+        } else {
+            let limits = Limits {
+                depth: Some(depth),
+                exact_empties: Some(0),
+                ..Limits::default()
+            };
+            search(&tt, &stop, board, &limits, |_| {}).score
+        };
+        let discs = f64::from(score) / f64::from(DISC);
+        error += (discs - f64::from(*exact)).abs();
+        // A draw is called right by a score within half a disc of it.
+        let right = match exact.signum() {
+            0 => discs.abs() < 0.5,
+            s => discs.signum() as i32 == s,
+        };
+        winner += usize::from(right);
+    }
+    let count = positions.len();
+    outln!(
+        "{count} positions at {empties} empties, depth {depth}: mean absolute error {:.2} discs, winner right in {:.1}%",
+        error / count as f64,
+        100.0 * winner as f64 / count as f64
+    );
+    ExitCode::SUCCESS
 }

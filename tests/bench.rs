@@ -4,7 +4,7 @@
 use std::process::Command;
 
 /// The total search nodes of `oxello bench --threads 1`.
-const SIGNATURE: u64 = 172_862_435;
+const SIGNATURE: u64 = 174_537_014;
 
 #[test]
 fn bench_prints_the_expected_signature() {

@@ -174,3 +174,78 @@ fn a_closed_pipe_ends_a_batch_job_without_a_panic() {
     let err = String::from_utf8_lossy(&done.stderr);
     assert!(done.status.success() && !err.contains("panicked"), "{err}");
 }
+
+/// Writes `bytes` to a temporary file and returns its path.
+fn temp_file(name: &str, bytes: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("oxello-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn eval_file_refuses_a_wrong_or_corrupt_file_and_takes_a_good_one() {
+    let good = std::fs::read(format!(
+        "{}/src/eval/weights.bin",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut corrupt = good.clone();
+    corrupt[40_000] ^= 0x10;
+    let cases = [
+        (
+            "missing",
+            "/nonexistent/weights.bin".to_string(),
+            "No such file",
+        ),
+        (
+            "text",
+            temp_file(
+                "text.bin",
+                b"not weights at all, but long enough to have a header",
+            ),
+            "bad magic",
+        ),
+        (
+            "short",
+            temp_file("short.bin", &good[..good.len() / 2]),
+            "truncated",
+        ),
+        ("corrupt", temp_file("corrupt.bin", &corrupt), "corrupt"),
+    ];
+    for (what, path, message) in cases {
+        let (ok, out, err) = run(&["--eval-file", &path, "analyze", START, "--depth", "2"]);
+        assert!(!ok, "{what}: {out}");
+        assert!(out.is_empty(), "{what}: {out}");
+        assert!(
+            err.starts_with("oxello: evaluation weights: "),
+            "{what}: {err}"
+        );
+        assert!(err.contains(message), "{what}: {err}");
+    }
+    // The same weights from a file work as the built-in ones, to the same search.
+    let copy = temp_file("copy.bin", &good);
+    let (ok, from_file, err) = run(&[
+        "--eval-file",
+        &copy,
+        "analyze",
+        START,
+        "--depth",
+        "5",
+        "--threads",
+        "1",
+    ]);
+    assert!(ok, "{err}");
+    let (_, built_in, _) = run(&["analyze", START, "--depth", "5", "--threads", "1"]);
+    let score = |t: &str| {
+        t.lines()
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(3)
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(score(&from_file), score(&built_in));
+}

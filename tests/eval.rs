@@ -1,8 +1,12 @@
-//! The evaluation's bit tricks against plain references: neighbours, edge-pattern indices,
-//! and stable discs (which must survive any continuation of the game).
+//! The evaluation's bit tricks against plain references: neighbours, every pattern instance's
+//! index, and stable discs (which must survive any continuation of the game); the weights
+//! file's checks; the symmetry of the evaluation.
 
 use oxello::board::{Board, Squares};
-use oxello::eval::{evaluate, neighbours, pattern_indices, stable_discs, EDGE_CONFIGS};
+use oxello::eval::patterns::{indices, Shape, INSTANCES, OFFSETS, SHAPES};
+use oxello::eval::weights::{checksum, Weights, WeightsError, PHASES, WEIGHTS_PER_PHASE};
+use oxello::eval::{evaluate, neighbours, stable_discs};
+use oxello::symmetry::transform_square;
 use proptest::prelude::*;
 
 mod common;
@@ -24,10 +28,9 @@ fn reference_neighbours(x: u64) -> u64 {
     n & !x
 }
 
-/// Base-3 index of the squares named, in order (0 empty, 1 player, 2 opponent).
-fn reference_index(b: &Board, squares: &[&str]) -> usize {
-    squares.iter().rev().fold(0, |acc, name| {
-        let sq = oxello::notation::parse_square(name).unwrap();
+/// Base-3 index of `squares` (0 empty, 1 player, 2 opponent), the first the lowest digit.
+fn reference_index(b: &Board, squares: &[u32]) -> usize {
+    squares.iter().rev().fold(0, |acc, &sq| {
         let state = if b.player >> sq & 1 == 1 {
             1
         } else if b.opponent >> sq & 1 == 1 {
@@ -39,6 +42,102 @@ fn reference_index(b: &Board, squares: &[&str]) -> usize {
     })
 }
 
+/// The squares of a shape's instance: reading the shape on the board turned by symmetry `s`
+/// reads the squares that `s` brings to the shape's squares.
+fn instance_squares(shape: &Shape, s: usize) -> Vec<u32> {
+    shape
+        .squares
+        .iter()
+        .map(|name| {
+            let target = oxello::notation::parse_square(name).unwrap();
+            (0..64).find(|&q| transform_square(q, s) == target).unwrap()
+        })
+        .collect()
+}
+
+fn reference_indices(b: &Board) -> Vec<u32> {
+    let mut out = Vec::new();
+    for (shape, def) in SHAPES.iter().enumerate() {
+        for &s in def.symmetries {
+            let squares = instance_squares(def, s);
+            out.push((OFFSETS[shape] + reference_index(b, &squares)) as u32);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_instances_cover_the_board_as_edax_does() {
+    let b = Board::START;
+    assert_eq!(reference_indices(&b).len(), INSTANCES);
+    // Each shape's instances sit on distinct square sets (no instance counted twice).
+    for def in &SHAPES {
+        let mut sets: Vec<Vec<u32>> = def
+            .symmetries
+            .iter()
+            .map(|&s| {
+                let mut set = instance_squares(def, s);
+                set.sort();
+                set
+            })
+            .collect();
+        let before = sets.len();
+        sets.sort();
+        sets.dedup();
+        assert_eq!(sets.len(), before, "{}: an instance repeats", def.name);
+    }
+}
+
+#[test]
+fn the_embedded_weights_pass_their_checks() {
+    assert!(oxello::eval::load(None).is_ok());
+}
+
+fn weights_file() -> Vec<u8> {
+    let values: Vec<i16> = (0..PHASES * WEIGHTS_PER_PHASE)
+        .map(|i| (i % 7) as i16 - 3)
+        .collect();
+    Weights::to_bytes(&values)
+}
+
+#[test]
+fn a_weights_file_round_trips_and_every_corruption_is_named() {
+    let good = weights_file();
+    let w = Weights::from_bytes(&good).unwrap();
+    assert_eq!(w.phase(1)[0], ((WEIGHTS_PER_PHASE % 7) as i16) - 3);
+    assert_eq!(w.checksum(), checksum(&good[32..]));
+
+    let mut flipped = good.clone();
+    flipped[1000] ^= 1;
+    assert!(matches!(
+        Weights::from_bytes(&flipped),
+        Err(WeightsError::Checksum { .. })
+    ));
+    assert!(matches!(
+        Weights::from_bytes(&good[..good.len() - 2]),
+        Err(WeightsError::Length { .. })
+    ));
+    let mut magic = good.clone();
+    magic[0] = b'X';
+    assert_eq!(Weights::from_bytes(&magic).err(), Some(WeightsError::Magic));
+    let mut version = good.clone();
+    version[8] = 9;
+    assert_eq!(
+        Weights::from_bytes(&version).err(),
+        Some(WeightsError::Version(9))
+    );
+    let mut set = good.clone();
+    set[12] = 2;
+    assert_eq!(
+        Weights::from_bytes(&set).err(),
+        Some(WeightsError::PatternSet(2))
+    );
+    assert_eq!(
+        Weights::from_bytes(&good[..10]).err(),
+        Some(WeightsError::TooShort(10))
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(500))]
 
@@ -48,19 +147,9 @@ proptest! {
     }
 
     #[test]
-    fn pattern_indices_read_the_four_edges_and_corners(seed in any::<u64>(), plies in 0u32..60) {
+    fn pattern_indices_match_a_plain_reading_of_their_squares(seed in any::<u64>(), plies in 0u32..60) {
         let b = random_walk(Board::START, seed | 1, plies);
-        let expected = [
-            reference_index(&b, &["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "b2", "g2"]),
-            reference_index(&b, &["a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8", "b7", "g7"]),
-            reference_index(&b, &["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "b2", "b7"]),
-            reference_index(&b, &["h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "g2", "g7"]),
-            EDGE_CONFIGS + reference_index(&b, &["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"]),
-            EDGE_CONFIGS + reference_index(&b, &["h1", "g1", "f1", "h2", "g2", "f2", "h3", "g3", "f3"]),
-            EDGE_CONFIGS + reference_index(&b, &["a8", "b8", "c8", "a7", "b7", "c7", "a6", "b6", "c6"]),
-            EDGE_CONFIGS + reference_index(&b, &["h8", "g8", "f8", "h7", "g7", "f7", "h6", "g6", "f6"]),
-        ];
-        prop_assert_eq!(pattern_indices(&b), expected);
+        prop_assert_eq!(indices(&b).to_vec(), reference_indices(&b));
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Making the evaluation's training data: labelled positions from self-play and recorded
-//! games ([`selfplay`]), in the format of [`record`].
+//! Training the evaluation: labelled positions from self-play and recorded games
+//! ([`selfplay`]), in the format of [`record`], fitted into a weights file by [`fit`].
 
+pub mod fit;
 pub mod record;
 pub mod selfplay;

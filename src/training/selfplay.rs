@@ -52,6 +52,9 @@ pub struct Config {
     pub noise_depth: u32,
     /// Self-play: the softmax temperature of that choice, in discs (0 plays the best move).
     pub temperature: f64,
+    /// Self-play: from this many empties on, the searched moves are the best ones, without
+    /// noise (so that the last moves before the exact region do not blur its labels).
+    pub greedy_empties: u32,
     pub seed: u64,
     /// Worker threads, each with its own table and a single-threaded search.
     pub threads: usize,
@@ -258,7 +261,12 @@ impl<'a> Worker<'a> {
                 let legal: Vec<u32> = Squares(pos.board.moves()).collect();
                 legal[rng.below(legal.len())]
             } else {
-                self.noisy_move(&pos, &mut rng)
+                let greedy = pos.board.empty_count() <= config.greedy_empties;
+                self.noisy_move(
+                    &pos,
+                    &mut rng,
+                    if greedy { 0.0 } else { config.temperature },
+                )
             };
             moves.push(sq);
             pos = pos
@@ -270,7 +278,7 @@ impl<'a> Worker<'a> {
 
     /// A move drawn with probability proportional to exp(score / temperature) over the scores
     /// of a shallow search of every move.
-    fn noisy_move(&mut self, pos: &Position, rng: &mut Rng) -> u32 {
+    fn noisy_move(&mut self, pos: &Position, rng: &mut Rng, temperature: f64) -> u32 {
         let limits = Limits {
             depth: Some(self.config.noise_depth),
             lines: pos.board.moves().count_ones() as usize,
@@ -278,7 +286,7 @@ impl<'a> Worker<'a> {
         };
         let report = search(&self.tt, &self.stop, &pos.board, &limits, |_| {});
         let best = report.lines[0].score;
-        let temperature = self.config.temperature * f64::from(crate::eval::DISC);
+        let temperature = temperature * f64::from(crate::eval::DISC);
         let weights: Vec<f64> = report
             .lines
             .iter()

@@ -1,0 +1,221 @@
+//! Edax's pattern set: 46 pattern instances of 11 shapes, each shape's instances sharing one
+//! table of weights through the symmetries of the board.
+//!
+//! Every shape is defined by its squares read in order at one corner or edge (the "a1
+//! orientation"); an instance is that reading on the board turned by one of the 8 symmetries
+//! (see [`crate::symmetry::transform`]). A square reads as a base-3 digit: 0 empty, 1 the side
+//! to move, 2 the opponent, the first square being the lowest digit.
+//!
+//! Indices come from bit tricks on the 8 turned boards: contiguous bits for rows and the
+//! corner blocks, a multiplication for the diagonals, then a table turns the bits of each side
+//! into base 3. `tests/eval.rs` checks every instance against a plain reading of its squares.
+
+use crate::board::Board;
+use crate::symmetry::{flip_diagonal, flip_horizontal, flip_vertical};
+
+/// A pattern shape: its name, its squares in the a1 orientation, the symmetries that give its
+/// instances, and the reading order of its mirror image (the same squares reflected onto
+/// themselves), if it has one: a configuration and its mirror are worth the same.
+pub struct Shape {
+    pub name: &'static str,
+    pub squares: &'static [&'static str],
+    pub symmetries: &'static [usize],
+    pub mirror: Option<&'static [usize]>,
+}
+
+const EDGE_SIDES: &[usize] = &[0, 2, 4, 6];
+const CORNERS: &[usize] = &[0, 1, 2, 3];
+const DIAGONAL_SIDES: &[usize] = &[0, 1, 2, 4];
+const REVERSE_8: &[usize] = &[7, 6, 5, 4, 3, 2, 1, 0];
+
+/// The shapes, in the order of their weight tables.
+pub const SHAPES: [Shape; 11] = [
+    Shape {
+        name: "edge+2X",
+        squares: &["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "b2", "g2"],
+        symmetries: EDGE_SIDES,
+        mirror: Some(&[7, 6, 5, 4, 3, 2, 1, 0, 9, 8]),
+    },
+    Shape {
+        name: "corner 3x3",
+        squares: &["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"],
+        symmetries: CORNERS,
+        mirror: Some(&[0, 3, 6, 1, 4, 7, 2, 5, 8]),
+    },
+    Shape {
+        name: "corner 2x5",
+        squares: &["a1", "b1", "c1", "d1", "e1", "a2", "b2", "c2", "d2", "e2"],
+        symmetries: &[0, 1, 2, 3, 4, 5, 6, 7],
+        mirror: None,
+    },
+    Shape {
+        name: "row 2",
+        squares: &["a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2"],
+        symmetries: EDGE_SIDES,
+        mirror: Some(REVERSE_8),
+    },
+    Shape {
+        name: "row 3",
+        squares: &["a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3"],
+        symmetries: EDGE_SIDES,
+        mirror: Some(REVERSE_8),
+    },
+    Shape {
+        name: "row 4",
+        squares: &["a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4"],
+        symmetries: EDGE_SIDES,
+        mirror: Some(REVERSE_8),
+    },
+    Shape {
+        name: "diagonal 8",
+        squares: &["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"],
+        symmetries: &[0, 1],
+        mirror: Some(REVERSE_8),
+    },
+    Shape {
+        name: "diagonal 7",
+        squares: &["b1", "c2", "d3", "e4", "f5", "g6", "h7"],
+        symmetries: DIAGONAL_SIDES,
+        mirror: Some(&[6, 5, 4, 3, 2, 1, 0]),
+    },
+    Shape {
+        name: "diagonal 6",
+        squares: &["c1", "d2", "e3", "f4", "g5", "h6"],
+        symmetries: DIAGONAL_SIDES,
+        mirror: Some(&[5, 4, 3, 2, 1, 0]),
+    },
+    Shape {
+        name: "diagonal 5",
+        squares: &["d1", "e2", "f3", "g4", "h5"],
+        symmetries: DIAGONAL_SIDES,
+        mirror: Some(&[4, 3, 2, 1, 0]),
+    },
+    Shape {
+        name: "diagonal 4",
+        squares: &["e1", "f2", "g3", "h4"],
+        symmetries: DIAGONAL_SIDES,
+        mirror: Some(&[3, 2, 1, 0]),
+    },
+];
+
+/// Pattern instances read from one board.
+pub const INSTANCES: usize = 46;
+
+/// Weights of one shape: one per configuration.
+pub const fn shape_size(shape: &Shape) -> usize {
+    3usize.pow(shape.squares.len() as u32)
+}
+
+/// Where each shape's table starts in a phase's weights, and their total.
+pub const OFFSETS: [usize; SHAPES.len() + 1] = {
+    let mut offsets = [0; SHAPES.len() + 1];
+    let mut i = 0;
+    while i < SHAPES.len() {
+        offsets[i + 1] = offsets[i] + shape_size(&SHAPES[i]);
+        i += 1;
+    }
+    offsets
+};
+
+/// Weights per phase.
+pub const PHASE_WEIGHTS: usize = OFFSETS[SHAPES.len()];
+
+/// `TERNARY[bits]`: bit i read as the base-3 digit i.
+const TERNARY: [u16; 1024] = {
+    let mut t = [0u16; 1024];
+    let mut b = 0;
+    while b < 1024 {
+        let (mut v, mut pow, mut i) = (0u16, 1u16, 0);
+        while i < 10 {
+            if b >> i & 1 == 1 {
+                v += pow;
+            }
+            pow = pow.wrapping_mul(3);
+            i += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+const MAIN_DIAGONAL: u64 = 0x8040_2010_0804_0201;
+const ALL_ROWS: u64 = 0x0101_0101_0101_0101;
+
+/// The bits of the squares above the main diagonal starting at column `from`, by column.
+#[inline(always)]
+fn diagonal_bits(x: u64, from: u32) -> u64 {
+    // Each square of the line is in its own column, so the product gathers them into the top
+    // byte, bit c from column c, without carries.
+    let line = (MAIN_DIAGONAL << from) & !(ALL_ROWS * ((1u64 << from) - 1));
+    ((x & line).wrapping_mul(ALL_ROWS) >> 56) >> from
+}
+
+/// The bits of shape `shape`'s squares (in reading order) on a board in the a1 orientation.
+#[inline(always)]
+fn shape_bits(x: u64, shape: usize) -> u64 {
+    match shape {
+        0 => (x & 0xFF) | (x >> 9 & 1) << 8 | (x >> 14 & 1) << 9,
+        1 => (x & 7) | (x >> 8 & 7) << 3 | (x >> 16 & 7) << 6,
+        2 => (x & 0x1F) | (x >> 8 & 0x1F) << 5,
+        3 => x >> 8 & 0xFF,
+        4 => x >> 16 & 0xFF,
+        5 => x >> 24 & 0xFF,
+        6 => (x & MAIN_DIAGONAL).wrapping_mul(ALL_ROWS) >> 56,
+        7 => diagonal_bits(x, 1),
+        8 => diagonal_bits(x, 2),
+        9 => diagonal_bits(x, 3),
+        _ => diagonal_bits(x, 4),
+    }
+}
+
+/// The base-3 index of a shape on (p, o) in the a1 orientation.
+#[inline(always)]
+fn shape_index(p: u64, o: u64, shape: usize) -> usize {
+    TERNARY[shape_bits(p, shape) as usize] as usize
+        + 2 * TERNARY[shape_bits(o, shape) as usize] as usize
+}
+
+/// The 8 turned copies of a bitboard, in the order of [`crate::symmetry::transform`].
+#[inline(always)]
+fn turned(x: u64) -> [u64; 8] {
+    let (v, d) = (flip_vertical(x), flip_diagonal(x));
+    let vd = flip_vertical(d);
+    [
+        x,
+        flip_horizontal(x),
+        v,
+        flip_horizontal(v),
+        d,
+        flip_horizontal(d),
+        vd,
+        flip_horizontal(vd),
+    ]
+}
+
+/// Every instance's weight index into one phase's table (its shape's offset added), shape by
+/// shape in the order of [`SHAPES`], each shape's instances in the order of its symmetries.
+/// Written out instance by instance, so that every shape's bit trick is inlined with its
+/// constants (`tests/eval.rs` holds it to [`SHAPES`]).
+#[inline]
+pub fn indices(b: &Board) -> [u32; INSTANCES] {
+    let (p, o) = (turned(b.player), turned(b.opponent));
+    macro_rules! instances {
+        ($($shape:literal: [$($s:literal),*]),*) => {
+            [$($((OFFSETS[$shape] + shape_index(p[$s], o[$s], $shape)) as u32),*),*]
+        };
+    }
+    instances!(
+        0: [0, 2, 4, 6],
+        1: [0, 1, 2, 3],
+        2: [0, 1, 2, 3, 4, 5, 6, 7],
+        3: [0, 2, 4, 6],
+        4: [0, 2, 4, 6],
+        5: [0, 2, 4, 6],
+        6: [0, 1],
+        7: [0, 1, 2, 4],
+        8: [0, 1, 2, 4],
+        9: [0, 1, 2, 4],
+        10: [0, 1, 2, 4]
+    )
+}

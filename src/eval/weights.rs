@@ -1,0 +1,169 @@
+//! The evaluation's weights file: a versioned header, then the weights.
+//!
+//! ```text
+//! offset  size  field
+//!      0     8  magic "OXEVAL\r\n"
+//!      8     4  format version (1), little-endian
+//!     12     4  pattern-set id (1: the 46 instances of `patterns::SHAPES`)
+//!     16     4  phase count (16: empties 0-3, 4-7, ..., 60)
+//!     20     4  weights per phase (167,268: every shape's table, the constant, 2 scalars)
+//!     24     8  FNV-1a 64 checksum of the payload
+//!     32     -  payload: the weights, phase by phase, each an i16 in centi-discs, LE
+//! ```
+//!
+//! The shipped file, `src/eval/weights.bin`, is embedded in the binary; `--eval-file` loads
+//! another. `oxello train` writes them (see README.md for the commands that make the shipped
+//! one from nothing).
+
+use super::patterns::PHASE_WEIGHTS;
+use std::fmt;
+
+pub const MAGIC: &[u8; 8] = b"OXEVAL\r\n";
+pub const VERSION: u32 = 1;
+pub const PATTERN_SET: u32 = 1;
+/// Empties per phase: phase `empties / PHASE_WIDTH` has its own weights.
+pub const PHASE_WIDTH: u32 = 4;
+pub const PHASES: usize = 60 / PHASE_WIDTH as usize + 1;
+/// Weights after the pattern tables in each phase: a constant for the side to move, then one
+/// per scalar feature (`eval::scalar_features`).
+pub const SCALARS: usize = 3;
+/// Index of the constant in a phase's weights; the scalar features' weights follow it.
+pub const BIAS: usize = PHASE_WEIGHTS;
+pub const WEIGHTS_PER_PHASE: usize = PHASE_WEIGHTS + SCALARS;
+const HEADER_BYTES: usize = 32;
+
+/// Why a weights file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightsError {
+    TooShort(usize),
+    Magic,
+    Version(u32),
+    PatternSet(u32),
+    Shape { phases: u32, per_phase: u32 },
+    Length { expected: usize, found: usize },
+    Checksum { stored: u64, computed: u64 },
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::TooShort(n) => write!(f, "{n} bytes is too short for a weights file"),
+            WeightsError::Magic => f.write_str("not an Oxello weights file (bad magic)"),
+            WeightsError::Version(v) => {
+                write!(f, "format version {v}; this build reads version {VERSION}")
+            }
+            WeightsError::PatternSet(id) => {
+                write!(f, "pattern set {id}; this build uses pattern set {PATTERN_SET}")
+            }
+            WeightsError::Shape { phases, per_phase } => write!(
+                f,
+                "{phases} phases of {per_phase} weights; this build needs {PHASES} of {WEIGHTS_PER_PHASE}"
+            ),
+            WeightsError::Length { expected, found } => {
+                write!(f, "payload of {found} bytes, expected {expected}: truncated?")
+            }
+            WeightsError::Checksum { stored, computed } => write!(
+                f,
+                "checksum {computed:016x} does not match the header's {stored:016x}: the file is corrupt"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+/// FNV-1a, 64 bits.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+    })
+}
+
+/// Validated weights, `WEIGHTS_PER_PHASE` per phase.
+pub struct Weights {
+    values: Box<[i16]>,
+    checksum: u64,
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
+}
+
+impl Weights {
+    /// Reads and checks a weights file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
+        if bytes.len() < HEADER_BYTES {
+            return Err(WeightsError::TooShort(bytes.len()));
+        }
+        if &bytes[..8] != MAGIC {
+            return Err(WeightsError::Magic);
+        }
+        match u32_at(bytes, 8) {
+            VERSION => {}
+            v => return Err(WeightsError::Version(v)),
+        }
+        match u32_at(bytes, 12) {
+            PATTERN_SET => {}
+            id => return Err(WeightsError::PatternSet(id)),
+        }
+        let (phases, per_phase) = (u32_at(bytes, 16), u32_at(bytes, 20));
+        if (phases as usize, per_phase as usize) != (PHASES, WEIGHTS_PER_PHASE) {
+            return Err(WeightsError::Shape { phases, per_phase });
+        }
+        let payload = &bytes[HEADER_BYTES..];
+        let expected = PHASES * WEIGHTS_PER_PHASE * 2;
+        if payload.len() != expected {
+            return Err(WeightsError::Length {
+                expected,
+                found: payload.len(),
+            });
+        }
+        let stored = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
+        let computed = checksum(payload);
+        if stored != computed {
+            return Err(WeightsError::Checksum { stored, computed });
+        }
+        let values = payload
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        Ok(Weights {
+            values,
+            checksum: stored,
+        })
+    }
+
+    /// The file of `values` (`WEIGHTS_PER_PHASE` per phase), header included.
+    pub fn to_bytes(values: &[i16]) -> Vec<u8> {
+        assert_eq!(
+            values.len(),
+            PHASES * WEIGHTS_PER_PHASE,
+            "weights of every phase"
+        );
+        let payload: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let mut bytes = Vec::with_capacity(HEADER_BYTES + payload.len());
+        bytes.extend_from_slice(MAGIC);
+        for field in [
+            VERSION,
+            PATTERN_SET,
+            PHASES as u32,
+            WEIGHTS_PER_PHASE as u32,
+        ] {
+            bytes.extend_from_slice(&field.to_le_bytes());
+        }
+        bytes.extend_from_slice(&checksum(&payload).to_le_bytes());
+        bytes.extend_from_slice(&payload);
+        bytes
+    }
+
+    /// One phase's weights.
+    #[inline]
+    pub fn phase(&self, phase: usize) -> &[i16] {
+        &self.values[phase * WEIGHTS_PER_PHASE..(phase + 1) * WEIGHTS_PER_PHASE]
+    }
+
+    /// The payload's checksum: the name of these weights.
+    pub fn checksum(&self) -> u64 {
+        self.checksum
+    }
+}

@@ -1,0 +1,241 @@
+//! Fitting the pattern weights to labelled positions: least squares by full-batch Adam, one
+//! phase at a time.
+//!
+//! A phase's weights learn from the positions of its own empties and of the two counts on
+//! either side (so thin phases borrow from their neighbours, and neighbouring phases agree).
+//! A configuration and its mirror image share one parameter ([`patterns::Shape::mirror`]).
+//! One position in ten, chosen by its canonical form, is held out to measure the validation
+//! error. Everything is deterministic: the same records give the same weights.
+
+use super::record::{Label, Record};
+use crate::eval::patterns::{self, INSTANCES, OFFSETS, PHASE_WEIGHTS, SHAPES};
+use crate::eval::weights::{BIAS, PHASES, PHASE_WIDTH, WEIGHTS_PER_PHASE};
+use crate::eval::{scalar_features, DISC, SCALAR_FEATURES};
+use crate::symmetry::canonical;
+use std::collections::HashSet;
+
+/// Empties borrowed from each neighbouring phase.
+const PHASE_OVERLAP: u32 = 2;
+/// One position in this many is held out for validation.
+const VALIDATION_EVERY: u64 = 10;
+
+/// How to fit.
+#[derive(Clone, Debug)]
+pub struct FitConfig {
+    pub epochs: usize,
+    /// Adam's step, in discs; it decays linearly to a tenth over the epochs.
+    pub learning_rate: f64,
+    /// L2 penalty on every weight (discs^-2 per sample), which keeps rare configurations near 0.
+    pub l2: f64,
+    /// The weight of a `played` record's error against an `exact` one's (1): a game's result
+    /// is a noisier label than the solver's value.
+    pub played_weight: f64,
+    pub threads: usize,
+}
+
+/// A position made ready to fit: its parameters, its score in discs, its empties, and
+/// whether it is held out.
+pub struct Sample {
+    params: [u32; INSTANCES],
+    scalars: [f32; SCALAR_FEATURES],
+    target: f32,
+    empties: u8,
+    validation: bool,
+    exact: bool,
+}
+
+/// The errors of one phase after fitting, in discs.
+#[derive(Clone, Debug)]
+pub struct PhaseFit {
+    pub phase: usize,
+    pub train: usize,
+    pub validation: usize,
+    pub train_mae: f64,
+    pub validation_mae: f64,
+}
+
+/// For each weight index of a phase, the parameter it reads: the smaller of its
+/// configuration and its mirror image's.
+pub fn parameter_map() -> Vec<u32> {
+    let mut map = Vec::with_capacity(PHASE_WEIGHTS);
+    for (shape, def) in SHAPES.iter().enumerate() {
+        let n = def.squares.len();
+        for config in 0..patterns::shape_size(def) {
+            let digits: Vec<usize> = (0..n).map(|i| config / 3usize.pow(i as u32) % 3).collect();
+            let mirrored = def.mirror.map_or(config, |order| {
+                (0..n)
+                    .map(|i| digits[order[i]] * 3usize.pow(i as u32))
+                    .sum()
+            });
+            map.push((OFFSETS[shape] + config.min(mirrored)) as u32);
+        }
+    }
+    map
+}
+
+/// The samples of `records`, leaving out the positions in `excluded` (canonical forms).
+pub fn samples(records: &[Record], excluded: &HashSet<(u64, u64)>) -> Vec<Sample> {
+    let map = parameter_map();
+    records
+        .iter()
+        .filter_map(|r| {
+            let c = canonical(&r.position.board);
+            if excluded.contains(&(c.player, c.opponent)) {
+                return None;
+            }
+            let mut params = patterns::indices(&r.position.board);
+            for p in &mut params {
+                *p = map[*p as usize];
+            }
+            let mix = (c.player ^ c.opponent.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            Some(Sample {
+                params,
+                scalars: scalar_features(&r.position.board).map(|f| f as f32),
+                target: r.score as f32,
+                empties: r.position.board.empty_count() as u8,
+                validation: (mix >> 32).is_multiple_of(VALIDATION_EVERY),
+                exact: r.label == Label::Exact,
+            })
+        })
+        .collect()
+}
+
+/// Fits every phase; returns the weights file's values (centi-discs, `WEIGHTS_PER_PHASE` per
+/// phase) and the errors of each phase.
+pub fn fit(samples: &[Sample], config: &FitConfig) -> (Vec<i16>, Vec<PhaseFit>) {
+    let map = parameter_map();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<(usize, Vec<i16>, PhaseFit)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..config.threads.max(1))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let phase = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if phase >= PHASES {
+                            return done;
+                        }
+                        let (values, fit) = fit_phase(samples, phase, config, &map);
+                        done.push((phase, values, fit));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a fitting thread"))
+            .collect()
+    });
+    results.sort_by_key(|r| r.0);
+    let values = results.iter().flat_map(|r| r.1.iter().copied()).collect();
+    (values, results.into_iter().map(|r| r.2).collect())
+}
+
+/// The empties a phase learns from.
+fn phase_empties(phase: usize) -> std::ops::RangeInclusive<u32> {
+    let low = phase as u32 * PHASE_WIDTH;
+    low.saturating_sub(PHASE_OVERLAP)..=low + PHASE_WIDTH - 1 + PHASE_OVERLAP
+}
+
+fn fit_phase(
+    all: &[Sample],
+    phase: usize,
+    config: &FitConfig,
+    map: &[u32],
+) -> (Vec<i16>, PhaseFit) {
+    let range = phase_empties(phase);
+    let own = phase as u32 * PHASE_WIDTH..(phase as u32 + 1) * PHASE_WIDTH;
+    let in_phase = |s: &&Sample| range.contains(&u32::from(s.empties));
+    let train: Vec<&Sample> = all
+        .iter()
+        .filter(in_phase)
+        .filter(|s| !s.validation)
+        .collect();
+    // Validation measures the phase's own empties only.
+    let validation: Vec<&Sample> = all
+        .iter()
+        .filter(|s| s.validation && own.contains(&u32::from(s.empties)))
+        .collect();
+    let weights = adam(&train, config);
+    let mae = |set: &[&Sample]| {
+        let total: f64 = set
+            .iter()
+            .map(|s| f64::from((predict(&weights, s) - s.target).abs()))
+            .sum();
+        total / set.len().max(1) as f64
+    };
+    let fit = PhaseFit {
+        phase,
+        train: train.len(),
+        validation: validation.len(),
+        train_mae: mae(&train),
+        validation_mae: mae(&validation),
+    };
+    let centi = |w: f32| (w * DISC as f32).round().clamp(-32000.0, 32000.0) as i16;
+    let mut values: Vec<i16> = map.iter().map(|&p| centi(weights[p as usize])).collect();
+    values.extend(weights[BIAS..].iter().map(|&w| centi(w)));
+    debug_assert_eq!(values.len(), WEIGHTS_PER_PHASE);
+    (values, fit)
+}
+
+#[inline]
+fn predict(weights: &[f32], s: &Sample) -> f32 {
+    let scalars = s
+        .scalars
+        .iter()
+        .zip(&weights[BIAS + 1..])
+        .fold(weights[BIAS], |acc, (f, w)| acc + f * w);
+    s.params
+        .iter()
+        .fold(scalars, |acc, &p| acc + weights[p as usize])
+}
+
+/// Full-batch Adam on the mean squared error plus the L2 penalty.
+fn adam(train: &[&Sample], config: &FitConfig) -> Vec<f32> {
+    const BETA1: f64 = 0.9;
+    const BETA2: f64 = 0.999;
+    const EPSILON: f64 = 1e-8;
+    let n = WEIGHTS_PER_PHASE;
+    let mut weights = vec![0f32; n];
+    if train.is_empty() {
+        return weights;
+    }
+    // Start the constant at the mean score, so that the patterns learn the rest.
+    weights[BIAS] = train.iter().map(|s| s.target).sum::<f32>() / train.len() as f32;
+    let (mut m, mut v) = (vec![0f64; n], vec![0f64; n]);
+    let mut seen = vec![false; n];
+    for s in train {
+        for &p in &s.params {
+            seen[p as usize] = true;
+        }
+    }
+    seen[BIAS..].iter_mut().for_each(|s| *s = true);
+    let mut gradient = vec![0f64; n];
+    let weight = |s: &Sample| if s.exact { 1.0 } else { config.played_weight };
+    let scale = 2.0 / train.iter().map(|s| weight(s)).sum::<f64>();
+    for epoch in 0..config.epochs {
+        gradient.iter_mut().for_each(|g| *g = 0.0);
+        for s in train {
+            let error = f64::from(predict(&weights, s) - s.target) * weight(s);
+            gradient[BIAS] += error;
+            for (k, f) in s.scalars.iter().enumerate() {
+                gradient[BIAS + 1 + k] += error * f64::from(*f);
+            }
+            for &p in &s.params {
+                gradient[p as usize] += error;
+            }
+        }
+        let progress = epoch as f64 / config.epochs as f64;
+        let rate = config.learning_rate * (1.0 - 0.9 * progress);
+        let t = (epoch + 1) as i32;
+        let (c1, c2) = (1.0 - BETA1.powi(t), 1.0 - BETA2.powi(t));
+        for i in (0..n).filter(|&i| seen[i]) {
+            let l2 = if i >= BIAS { 0.0 } else { config.l2 };
+            let g = gradient[i] * scale + 2.0 * l2 * f64::from(weights[i]);
+            m[i] = BETA1 * m[i] + (1.0 - BETA1) * g;
+            v[i] = BETA2 * v[i] + (1.0 - BETA2) * g * g;
+            weights[i] -= (rate * (m[i] / c1) / ((v[i] / c2).sqrt() + EPSILON)) as f32;
+        }
+    }
+    weights
+}
