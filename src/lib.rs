@@ -3,6 +3,7 @@
 //! Modules depend one way: `board` <- `eval` <- `search` <- `engine` <- `play` <- `gtp`,
 //! `nboard` (the front ends, chosen by `frontend` from the first line of input).
 
+pub mod batch;
 pub mod bench;
 pub mod board;
 pub mod engine;

@@ -1,0 +1,231 @@
+//! The batch jobs behind the subcommands (perft, bench, solve, analyze; matches in
+//! [`matches`]; training data and weights in [`training`]): each prints its report on stdout
+//! and returns the process's exit code.
+
+use crate::board::Board;
+use crate::eval::DISC;
+use crate::notation::{parse_obf, parse_position};
+use crate::perft::{perft_parallel, PerftMode};
+use crate::report::{best_line, info_lines, vertex_name};
+use crate::search::{search, Limits};
+use crate::timeman::solvable_empties;
+use crate::tt::{TranspositionTable, HASH_MIB};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Writes to stdout; when nobody reads it any more (a closed pipe, as with `| head`), the job
+/// has no one to report to and ends quietly instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout().lock();
+        if write!(stdout, $($arg)*).and_then(|_| stdout.flush()).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+/// [`out!`] with a newline.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        out!($($arg)*);
+        out!("\n");
+    }};
+}
+
+pub mod matches;
+pub mod training;
+
+#[derive(Copy, Clone, clap::ValueEnum)]
+pub enum Mode {
+    /// A pass is a ply; a finished game stays one leaf at greater depths (the published table).
+    A,
+    /// A pass costs no depth.
+    C,
+}
+
+/// Perft depths beyond this run for minutes to hours: they need `--force`.
+const PERFT_UNFORCED: u32 = 14;
+/// Thinking time of `oxello analyze` when neither `--depth` nor `--time` is given.
+const DEFAULT_ANALYZE_SECONDS: f64 = 10.0;
+
+/// The threads asked for, or one per core.
+pub fn threads_or_cores(requested: Option<u64>) -> usize {
+    requested.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    )
+}
+
+/// A table size within range, with a word on stderr when it had to be moved there.
+pub fn hash_mib(requested: usize) -> usize {
+    let mib = requested.clamp(*HASH_MIB.start(), *HASH_MIB.end());
+    if mib != requested {
+        eprintln!(
+            "oxello: --hash {requested} is outside {}-{} MiB; using {mib} MiB",
+            HASH_MIB.start(),
+            HASH_MIB.end()
+        );
+    }
+    mib
+}
+
+pub fn run_perft(depth: u32, mode: Mode, threads: usize, force: bool) -> ExitCode {
+    if depth > PERFT_UNFORCED && !force {
+        eprintln!(
+            "oxello perft: depth {depth} would run for hours; depths beyond {PERFT_UNFORCED} need --force"
+        );
+        return ExitCode::FAILURE;
+    }
+    let mode = match mode {
+        Mode::A => PerftMode::PassIsPly,
+        Mode::C => PerftMode::PassIsFree,
+    };
+    let start = Instant::now();
+    let count = perft_parallel(&Board::START, depth, mode, threads);
+    let secs = start.elapsed().as_secs_f64();
+    outln!("perft {depth}: {count}");
+    outln!(
+        "time {secs:.3} s, {:.1} M leaves/s",
+        count as f64 / secs.max(1e-9) / 1e6
+    );
+    ExitCode::SUCCESS
+}
+
+pub fn run_bench(threads: usize) -> ExitCode {
+    outln!("part                 positions        nodes     time      nodes/s");
+    let bench = crate::bench::run(threads, |p| {
+        outln!(
+            "{:<20} {:>9} {:>12} {:>7.3}s {:>12.0}",
+            p.name,
+            p.positions,
+            p.nodes,
+            p.elapsed.as_secs_f64(),
+            p.nodes_per_second()
+        );
+    });
+    let searched = &bench.parts[1..];
+    let secs: f64 = searched.iter().map(|p| p.elapsed.as_secs_f64()).sum();
+    outln!(
+        "search total: {} nodes, {secs:.3} s, {:.0} nodes/s",
+        bench.signature,
+        bench.signature as f64 / secs.max(1e-9)
+    );
+    outln!("signature: {}", bench.signature);
+    ExitCode::SUCCESS
+}
+
+pub fn run_solve(file: &std::path::Path, wld: bool, hash: usize, threads: usize) -> ExitCode {
+    let entries = match std::fs::read_to_string(file)
+        .map_err(|e| e.to_string())
+        .and_then(|t| parse_obf(&t).map_err(|e| e.to_string()))
+    {
+        Ok(entries) if entries.is_empty() => {
+            eprintln!("oxello solve: {}: no position in the file", file.display());
+            return ExitCode::FAILURE;
+        }
+        Ok(entries) => entries,
+        Err(e) => {
+            eprintln!("oxello solve: {}: {e}", file.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut tt = TranspositionTable::new(hash);
+    let stop = AtomicBool::new(false);
+    let (mut nodes, mut secs, mut mismatches) = (0u64, 0f64, 0);
+    outln!("  #  empties  value  move  expected      nodes     time      nodes/s");
+    for (i, entry) in entries.iter().enumerate() {
+        tt.clear();
+        let limits = Limits {
+            wld,
+            threads,
+            ..Limits::default()
+        };
+        let report = search(&tt, &stop, &entry.position.board, &limits, |_| {});
+        let value = report.score / DISC;
+        let best = report.best_move();
+        let expected = entry.value().map(|v| if wld { v.signum() } else { v });
+        // A file may list only some moves (Edax lists one best move): the chosen move is
+        // wrong only when the file gives it a score below the value found.
+        let good_move = best.is_none_or(|m| {
+            let listed = entry.scores.iter().find(|&&(s, _)| s == m).map(|&(_, v)| v);
+            listed.is_none_or(|v| {
+                if wld {
+                    v.signum() == value.signum()
+                } else {
+                    v == value
+                }
+            })
+        });
+        let ok = expected.is_none_or(|v| v == value) && good_move;
+        if !ok {
+            mismatches += 1;
+        }
+        outln!(
+            "{:3}  {:7}  {:+5}  {:>4}  {:>8}  {:>10}  {:7.3}s  {:11.0}{}",
+            i + 1,
+            entry.position.board.empty_count(),
+            value,
+            vertex_name(best),
+            expected.map_or("-".to_string(), |v| format!("{v:+}")),
+            report.nodes,
+            report.elapsed.as_secs_f64(),
+            report.nodes_per_second(),
+            if ok { "" } else { "  MISMATCH" }
+        );
+        nodes += report.nodes;
+        secs += report.elapsed.as_secs_f64();
+    }
+    outln!(
+        "total: {} positions, {mismatches} mismatches, {nodes} nodes, {secs:.3} s, {:.0} nodes/s",
+        entries.len(),
+        nodes as f64 / secs.max(1e-9)
+    );
+    if mismatches == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+pub fn run_analyze(
+    position: &str,
+    (depth, time): (Option<u32>, Option<f64>),
+    lines: usize,
+    hash: usize,
+    threads: usize,
+) -> ExitCode {
+    let position = match parse_position(position) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("oxello analyze: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let time = match time {
+        Some(t) if !(t.is_finite() && t > 0.0) => {
+            eprintln!("oxello analyze: --time {t}: expected a positive number of seconds");
+            return ExitCode::FAILURE;
+        }
+        Some(t) => Some(t.min(86_400.0)),
+        None => depth.is_none().then_some(DEFAULT_ANALYZE_SECONDS),
+    }
+    .map(Duration::from_secs_f64);
+    let limits = Limits {
+        depth,
+        soft_time: time,
+        hard_time: time,
+        lines,
+        exact_empties: time.map(solvable_empties),
+        threads,
+        ..Limits::default()
+    };
+    let tt = TranspositionTable::new(hash);
+    let stop = AtomicBool::new(false);
+    let report = search(&tt, &stop, &position.board, &limits, |r| {
+        out!("{}", info_lines(r))
+    });
+    out!("{}", best_line(&report));
+    ExitCode::SUCCESS
+}

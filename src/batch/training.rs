@@ -1,0 +1,306 @@
+//! `oxello selfplay`, `oxello train` and `oxello accuracy`: the evaluation's data, weights
+//! and measurement.
+
+use super::{hash_mib, threads_or_cores};
+use crate::board::Board;
+use crate::eval::evaluate;
+use crate::eval::weights::{checksum, Weights, PHASE_WIDTH};
+use crate::eval::DISC;
+use crate::search::{search, Limits};
+use crate::training::record::{parse_records, Label, Record};
+use crate::training::{fit, selfplay};
+use crate::tt::TranspositionTable;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args)]
+pub struct TrainArgs {
+    /// Training record files (from `oxello selfplay`); give several to merge them.
+    #[arg(long = "data", required = true, num_args = 1)]
+    data: Vec<std::path::PathBuf>,
+    /// Write the weights here.
+    #[arg(long)]
+    out: std::path::PathBuf,
+    /// Leave out every position of the games in this file (a held-out test set).
+    #[arg(long)]
+    exclude: Option<std::path::PathBuf>,
+    /// Passes over the data per phase.
+    #[arg(long, default_value_t = 300)]
+    epochs: usize,
+    /// Adam's step in discs (it decays to a tenth).
+    #[arg(long, default_value_t = 0.1)]
+    learning_rate: f64,
+    /// L2 penalty on the weights.
+    #[arg(long, default_value_t = 1e-3)]
+    l2: f64,
+    /// Weight of a `played` record against an `exact` one (1).
+    #[arg(long, default_value_t = 1.0)]
+    played_weight: f64,
+    /// Threads, each fitting whole phases (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: Option<u64>,
+}
+
+#[derive(clap::Args)]
+pub struct SelfplayArgs {
+    /// Append the records to this file (created if missing; positions already in it are not
+    /// written again).
+    #[arg(long)]
+    out: std::path::PathBuf,
+    /// Label the games of this file (one transcript per line, as the WTHOR and Egaroucid
+    /// lists) instead of playing new ones.
+    #[arg(long)]
+    games_file: Option<std::path::PathBuf>,
+    /// Games to play, or at most this many games of the file.
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    /// Index of the first game (extend a self-play run with the same seed, or skip a file's
+    /// first games).
+    #[arg(long, default_value_t = 0)]
+    start: usize,
+    /// Leave out every position of the games in this file (a held-out test set).
+    #[arg(long)]
+    exclude: Option<std::path::PathBuf>,
+    /// Positions with at most this many empties get the solver's exact score, 0-30.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
+    exact_empties: u32,
+    /// Random moves that open a self-play game: "LOW-HIGH", each game draws a count.
+    #[arg(long, default_value = "8-20")]
+    random_plies: String,
+    /// Depth of the searches that choose the later self-play moves, 1-20.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
+    noise_depth: u32,
+    /// Softmax temperature of that choice, in discs (0: always the best move).
+    #[arg(long, default_value_t = 2.0)]
+    temperature: f64,
+    /// From this many empties on, self-play takes the search's best move, without noise.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=60))]
+    greedy_empties: u32,
+    /// Seed of the self-play games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads, 1-256 (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: Option<u64>,
+    /// Each worker's transposition table in MiB (1-4096).
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+}
+
+/// Reads a file of games for `oxello selfplay`.
+pub fn read_games_file(path: &std::path::Path) -> Result<Vec<Vec<u32>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    match selfplay::read_games(&text) {
+        games if games.is_empty() => Err(format!("{}: no legal game in the file", path.display())),
+        games => Ok(games),
+    }
+}
+
+/// Parses "LOW-HIGH" random plies.
+pub fn parse_plies_range(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("--random-plies '{s}' is not LOW-HIGH with 0 <= LOW <= HIGH <= 60");
+    let (low, high) = s.split_once('-').ok_or_else(bad)?;
+    let (low, high): (u32, u32) = (
+        low.trim().parse().map_err(|_| bad())?,
+        high.trim().parse().map_err(|_| bad())?,
+    );
+    (low <= high && high <= 60)
+        .then_some((low, high))
+        .ok_or_else(bad)
+}
+
+pub fn run_selfplay(args: SelfplayArgs) -> ExitCode {
+    let config = (|| -> Result<selfplay::Config, String> {
+        if !(args.temperature.is_finite() && args.temperature >= 0.0) {
+            return Err(format!(
+                "--temperature {} must be 0 or more",
+                args.temperature
+            ));
+        }
+        let source = match &args.games_file {
+            Some(path) => selfplay::Source::Games(read_games_file(path)?),
+            None => selfplay::Source::SelfPlay,
+        };
+        Ok(selfplay::Config {
+            source,
+            start: args.start,
+            games: args.games,
+            exact_empties: args.exact_empties,
+            random_plies: parse_plies_range(&args.random_plies)?,
+            noise_depth: args.noise_depth,
+            temperature: args.temperature,
+            greedy_empties: args.greedy_empties,
+            seed: args.seed,
+            threads: threads_or_cores(args.threads),
+            hash_mib: hash_mib(args.hash),
+        })
+    })();
+    let excluded = match args.exclude.as_deref().map(read_games_file).transpose() {
+        Ok(games) => games.map_or_else(Default::default, |g| selfplay::game_positions(&g)),
+        Err(e) => {
+            eprintln!("oxello selfplay: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let config = match config {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("oxello selfplay: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut last_report = Instant::now();
+    let result = selfplay::run(&config, &args.out, excluded, |p| {
+        if last_report.elapsed() >= Duration::from_secs(2) || p.games_done == p.games {
+            last_report = Instant::now();
+            let rate = p.games_done as f64 / p.elapsed.as_secs_f64().max(1e-9);
+            let eta = p
+                .eta()
+                .map_or("-".into(), |d| format!("{:.0} s", d.as_secs_f64()));
+            eprintln!(
+                "oxello selfplay: {}/{} games, {} positions written, {} duplicates, {rate:.2} games/s, ETA {eta}",
+                p.games_done, p.games, p.written, p.duplicates
+            );
+        }
+    });
+    match result {
+        Ok(p) => {
+            eprintln!(
+                "oxello selfplay: done: {} games, {} positions written to {}, {} duplicates dropped, {:.1} s",
+                p.games_done,
+                p.written,
+                args.out.display(),
+                p.duplicates,
+                p.elapsed.as_secs_f64()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("oxello selfplay: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Reads training record files, in order.
+pub fn read_record_files(paths: &[std::path::PathBuf]) -> Result<Vec<Record>, String> {
+    let mut all = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        // A file still being written may end in half a line: only whole lines count.
+        let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+        all.extend(parse_records(whole).map_err(|e| format!("{}: {e}", path.display()))?);
+    }
+    Ok(all)
+}
+
+pub fn run_train(args: TrainArgs) -> ExitCode {
+    let started = Instant::now();
+    let loaded = read_record_files(&args.data).and_then(|records| {
+        let excluded = match &args.exclude {
+            Some(path) => selfplay::game_positions(&read_games_file(path)?),
+            None => Default::default(),
+        };
+        Ok((records, excluded))
+    });
+    let (records, excluded) = match loaded {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("oxello train: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let samples = fit::samples(&records, &excluded);
+    eprintln!(
+        "oxello train: {} records, {} after exclusion, read in {:.1} s",
+        records.len(),
+        samples.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let config = fit::FitConfig {
+        epochs: args.epochs,
+        learning_rate: args.learning_rate,
+        l2: args.l2,
+        played_weight: args.played_weight,
+        threads: threads_or_cores(args.threads),
+    };
+    let (values, phases) = fit::fit(&samples, &config);
+    outln!("phase  empties   train  validation  train MAE  validation MAE");
+    for p in &phases {
+        let low = p.phase as u32 * PHASE_WIDTH;
+        outln!(
+            "{:5}  {:>7}  {:6}  {:10}  {:9.2}  {:14.2}",
+            p.phase,
+            format!("{low}-{}", (low + PHASE_WIDTH - 1).min(60)),
+            p.train,
+            p.validation,
+            p.train_mae,
+            p.validation_mae
+        );
+    }
+    let bytes = Weights::to_bytes(&values);
+    if let Err(e) = std::fs::write(&args.out, &bytes) {
+        eprintln!("oxello train: {}: {e}", args.out.display());
+        return ExitCode::FAILURE;
+    }
+    outln!(
+        "wrote {} ({} bytes, checksum {:016x}) in {:.1} s",
+        args.out.display(),
+        bytes.len(),
+        checksum(&bytes[32..]),
+        started.elapsed().as_secs_f64()
+    );
+    ExitCode::SUCCESS
+}
+
+pub fn run_accuracy(file: &std::path::Path, empties: u32, depth: u32) -> ExitCode {
+    let positions: Vec<(Board, i32)> = match read_record_files(&[file.to_path_buf()]) {
+        Ok(records) => records
+            .iter()
+            .filter(|r| r.label == Label::Exact && r.position.board.empty_count() == empties)
+            .map(|r| (r.position.board, r.score))
+            .collect(),
+        Err(e) => {
+            eprintln!("oxello accuracy: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if positions.is_empty() {
+        eprintln!(
+            "oxello accuracy: {}: no exact record with {empties} empties",
+            file.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let tt = TranspositionTable::new(16);
+    let stop = AtomicBool::new(false);
+    let (mut error, mut winner) = (0f64, 0usize);
+    for (board, exact) in &positions {
+        let score = if depth == 0 {
+            evaluate(board)
+        } else {
+            let limits = Limits {
+                depth: Some(depth),
+                exact_empties: Some(0),
+                ..Limits::default()
+            };
+            search(&tt, &stop, board, &limits, |_| {}).score
+        };
+        let discs = f64::from(score) / f64::from(DISC);
+        error += (discs - f64::from(*exact)).abs();
+        // A draw is called right by a score within half a disc of it.
+        let right = match exact.signum() {
+            0 => discs.abs() < 0.5,
+            s => discs.signum() as i32 == s,
+        };
+        winner += usize::from(right);
+    }
+    let count = positions.len();
+    outln!(
+        "{count} positions at {empties} empties, depth {depth}: mean absolute error {:.2} discs, winner right in {:.1}%",
+        error / count as f64,
+        100.0 * winner as f64 / count as f64
+    );
+    ExitCode::SUCCESS
+}
