@@ -6,7 +6,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::Command;
+use std::process::{ChildStdout, Command};
 
 fn repo_file(name: &str) -> String {
     std::fs::read_to_string(format!("{}/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -142,11 +142,17 @@ fn readme_examples_run_as_written() {
 /// Commands whose replies a search decides: compared with numbers and moves masked.
 const SEARCHING: [&str; 4] = ["genmove", "reg_genmove", "analyze", "solve"];
 
-#[test]
-fn protocol_transcripts_replay_byte_for_byte() {
+/// Replays the transcripts of protocol.md whose lines to the engine start with `prefix`, each
+/// in a fresh engine: every such line is sent, and `answer` reads the engine's reply to it,
+/// given the transcript's lines after it, returning (expected, actual, masked). Returns how
+/// many lines were replayed.
+fn replay_transcripts(
+    prefix: &str,
+    answer: impl Fn(&str, &[String], &mut BufReader<ChildStdout>) -> (Vec<String>, Vec<String>, bool),
+) -> usize {
     let mut replayed = 0;
     for (_, block) in fenced_blocks(&repo_file("protocol.md")) {
-        if !block.first().is_some_and(|l| l.starts_with("> ")) {
+        if !block.first().is_some_and(|l| l.starts_with(prefix)) {
             continue;
         }
         let mut child = common::spawn_engine(&[]);
@@ -154,34 +160,16 @@ fn protocol_transcripts_replay_byte_for_byte() {
         let mut out = BufReader::new(child.stdout.take().unwrap());
         let mut i = 0;
         while i < block.len() {
-            let command = block[i].strip_prefix("> ").expect("a transcript command");
+            let command = block[i].strip_prefix(prefix).expect("a line to the engine");
             let end = (i + 1..block.len())
-                .find(|&j| block[j].starts_with("> "))
+                .find(|&j| block[j].starts_with(prefix))
                 .unwrap_or(block.len());
-            let mut expected = block[i + 1..end].to_vec();
-            while expected.last().is_some_and(|l| l.is_empty()) {
-                expected.pop();
-            }
             writeln!(stdin, "{command}").unwrap();
             stdin.flush().unwrap();
-            // A response ends with an empty line.
-            let mut actual = Vec::new();
-            loop {
-                let mut line = String::new();
-                assert!(out.read_line(&mut line).unwrap() > 0, "{command}: EOF");
-                let line = line.trim_end_matches('\n').to_string();
-                if line.is_empty() {
-                    break;
-                }
-                actual.push(line);
-            }
-            let name = command
-                .split_whitespace()
-                .find(|w| w.parse::<u64>().is_err());
-            let masked = name.is_some_and(|n| SEARCHING.contains(&n));
+            let (expected, actual, masked) = answer(command, &block[i + 1..end], &mut out);
             assert!(
                 matches(&expected, &actual, masked),
-                "> {command}\nexpected:\n{}\nactual:\n{}",
+                "{prefix}{command}\nexpected:\n{}\nactual:\n{}",
                 expected.join("\n"),
                 actual.join("\n")
             );
@@ -191,57 +179,52 @@ fn protocol_transcripts_replay_byte_for_byte() {
         drop(stdin);
         assert!(child.wait().unwrap().success());
     }
+    replayed
+}
+
+fn read_line(out: &mut BufReader<ChildStdout>, command: &str) -> String {
+    let mut line = String::new();
+    assert!(out.read_line(&mut line).unwrap() > 0, "{command}: EOF");
+    line.trim_end_matches('\n').to_string()
+}
+
+#[test]
+fn protocol_transcripts_replay_byte_for_byte() {
+    let replayed = replay_transcripts("> ", |command, shown, out| {
+        let mut expected = shown.to_vec();
+        while expected.last().is_some_and(|l| l.is_empty()) {
+            expected.pop();
+        }
+        // A response ends with an empty line.
+        let actual = std::iter::from_fn(|| Some(read_line(out, command)))
+            .take_while(|l| !l.is_empty())
+            .collect();
+        let name = command
+            .split_whitespace()
+            .find(|w| w.parse::<u64>().is_err());
+        let masked = name.is_some_and(|n| SEARCHING.contains(&n));
+        (expected, actual, masked)
+    });
     assert!(replayed >= 15, "only {replayed} transcript commands found");
 }
 
 #[test]
 fn nboard_transcripts_replay_line_for_line() {
-    let mut replayed = 0;
-    for (_, block) in fenced_blocks(&repo_file("protocol.md")) {
-        if !block.first().is_some_and(|l| l.starts_with("<< ")) {
-            continue;
-        }
-        let mut child = common::spawn_engine(&[]);
-        let mut stdin = child.stdin.take().unwrap();
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut i = 0;
-        while i < block.len() {
-            let command = block[i]
-                .strip_prefix("<< ")
-                .expect("a transcript line to the engine");
-            let end = (i + 1..block.len())
-                .find(|&j| block[j].starts_with("<< "))
-                .unwrap_or(block.len());
-            let expected: Vec<String> = block[i + 1..end]
-                .iter()
-                .map(|l| {
-                    l.strip_prefix(">> ")
-                        .expect("a line from the engine")
-                        .to_string()
-                })
-                .collect();
-            writeln!(stdin, "{command}").unwrap();
-            stdin.flush().unwrap();
-            // NBoard has no framing: read as many lines as the transcript shows.
-            let actual: Vec<String> = (0..expected.len())
-                .map(|_| {
-                    let mut line = String::new();
-                    assert!(out.read_line(&mut line).unwrap() > 0, "{command}: EOF");
-                    line.trim_end_matches('\n').to_string()
-                })
-                .collect();
-            assert!(
-                matches(&expected, &actual, true),
-                "<< {command}\nexpected:\n{}\nactual:\n{}",
-                expected.join("\n"),
-                actual.join("\n")
-            );
-            replayed += 1;
-            i = end;
-        }
-        drop(stdin);
-        assert!(child.wait().unwrap().success());
-    }
+    let replayed = replay_transcripts("<< ", |command, shown, out| {
+        let expected: Vec<String> = shown
+            .iter()
+            .map(|l| {
+                l.strip_prefix(">> ")
+                    .expect("a line from the engine")
+                    .to_string()
+            })
+            .collect();
+        // NBoard has no framing: read as many lines as the transcript shows.
+        let actual = (0..expected.len())
+            .map(|_| read_line(out, command))
+            .collect();
+        (expected, actual, true)
+    });
     assert!(
         replayed >= 8,
         "only {replayed} NBoard transcript lines found"

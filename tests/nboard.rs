@@ -4,8 +4,8 @@
 
 mod common;
 use common::{reference_flips, reference_moves};
-use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
-use std::io::{BufRead, BufReader, Write};
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -20,26 +20,10 @@ struct NBoard {
 
 impl NBoard {
     fn start(args: &[&str]) -> NBoard {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_oxello"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start oxello");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = unbounded();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
+        let (child, stdin, lines) = common::spawn_with_lines(args, Stdio::piped());
         NBoard {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }

@@ -32,6 +32,29 @@ pub fn spawn_engine(args: &[&str]) -> Child {
         .expect("start oxello")
 }
 
+/// The engine as a child process whose stdout lines arrive on a channel (read by a thread),
+/// with its stdin to write to and stderr as given.
+pub fn spawn_with_lines(args: &[&str], stderr: Stdio) -> (Child, ChildStdin, Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oxello"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("start oxello");
+    let stdout = child.stdout.take().unwrap();
+    let (tx, lines) = unbounded();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let stdin = child.stdin.take().unwrap();
+    (child, stdin, lines)
+}
+
 /// Generous bound for one response; a test failing on it means the engine hung.
 pub const PATIENCE: Duration = Duration::from_secs(120);
 
@@ -41,31 +64,10 @@ impl Gtp {
     }
 
     pub fn start_with(args: &[&str]) -> Gtp {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_oxello"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start oxello");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = unbounded();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                match line {
-                    Ok(l) => {
-                        if tx.send(l).is_err() {
-                            return;
-                        }
-                    }
-                    Err(_) => return,
-                }
-            }
-        });
-        let stdin = child.stdin.take();
+        let (child, stdin, lines) = spawn_with_lines(args, Stdio::null());
         Gtp {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }
