@@ -32,10 +32,10 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.1)]
     learning_rate: f64,
     /// L2 penalty on the weights.
-    #[arg(long, default_value_t = 1e-3)]
+    #[arg(long, default_value_t = 3e-4)]
     l2: f64,
     /// Weight of a `played` record against an `exact` one (1).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 0.3)]
     played_weight: f64,
     /// Threads, each fitting whole phases (default: every core).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -275,7 +275,7 @@ pub fn run_accuracy(file: &std::path::Path, empties: u32, depth: u32) -> ExitCod
     }
     let tt = TranspositionTable::new(16);
     let stop = AtomicBool::new(false);
-    let (mut error, mut winner) = (0f64, 0usize);
+    let (mut error, mut bias, mut winner) = (0f64, 0f64, 0usize);
     for (board, exact) in &positions {
         let score = if depth == 0 {
             evaluate(board)
@@ -289,6 +289,7 @@ pub fn run_accuracy(file: &std::path::Path, empties: u32, depth: u32) -> ExitCod
         };
         let discs = f64::from(score) / f64::from(DISC);
         error += (discs - f64::from(*exact)).abs();
+        bias += discs - f64::from(*exact);
         // A draw is called right by a score within half a disc of it.
         let right = match exact.signum() {
             0 => discs.abs() < 0.5,
@@ -298,8 +299,9 @@ pub fn run_accuracy(file: &std::path::Path, empties: u32, depth: u32) -> ExitCod
     }
     let count = positions.len();
     outln!(
-        "{count} positions at {empties} empties, depth {depth}: mean absolute error {:.2} discs, winner right in {:.1}%",
+        "{count} positions at {empties} empties, depth {depth}: mean absolute error {:.2} discs, mean error {:+.2}, winner right in {:.1}%",
         error / count as f64,
+        bias / count as f64,
         100.0 * winner as f64 / count as f64
     );
     ExitCode::SUCCESS

@@ -15,7 +15,7 @@ use crate::symmetry::canonical;
 use std::collections::HashSet;
 
 /// Empties borrowed from each neighbouring phase.
-const PHASE_OVERLAP: u32 = 2;
+const PHASE_OVERLAP: u32 = 4;
 /// One position in this many is held out for validation.
 const VALIDATION_EVERY: u64 = 10;
 
