@@ -88,9 +88,9 @@ pub struct Play {
     game: Game,
     clock: Clock,
     left: [Option<Remaining>; 2],
+    /// A fixed midgame depth n is also a level as Edax's: the root solves exactly once the
+    /// empties are at most 2n.
     fixed_depth: Option<u32>,
-    /// Empties from which a fixed-depth search solves exactly (a level's endgame depth).
-    fixed_exact: Option<u32>,
     move_time: Option<f64>,
     /// The longest a search has answered after its hard deadline, kept back from clocks.
     lag: Duration,
@@ -113,7 +113,6 @@ impl Play {
             clock: Clock::Untimed,
             left: [None, None],
             fixed_depth: options.depth.filter(|&d| d > 0),
-            fixed_exact: None,
             move_time: options.move_time,
             lag: Duration::ZERO,
             threads: options.threads,
@@ -154,13 +153,6 @@ impl Play {
     /// A fixed midgame depth per move (`None`: play by the clock).
     pub fn set_depth(&mut self, depth: Option<u32>) {
         self.fixed_depth = depth.filter(|&d| d > 0);
-        self.fixed_exact = None;
-    }
-
-    /// A level as Edax's: midgame depth `n`, the endgame solved from about 2n empties.
-    pub fn set_level(&mut self, n: u32) {
-        self.fixed_depth = Some(n.max(1));
-        self.fixed_exact = Some((2 * n).min(60));
     }
 
     pub fn set_move_time(&mut self, seconds: Option<f64>) {
@@ -270,11 +262,7 @@ impl Play {
             depth: self.fixed_depth,
             soft_time: timed.then_some(soft),
             hard_time: timed.then_some(hard),
-            exact_empties: if timed {
-                Some(solvable_empties(soft))
-            } else {
-                self.fixed_exact
-            },
+            exact_empties: timed.then(|| solvable_empties(soft)),
             ..Limits::default()
         }
     }
@@ -301,7 +289,6 @@ impl Play {
             depth: Some(depth.unwrap_or(MAX_ANALYSIS_DEPTH).min(MAX_ANALYSIS_DEPTH)),
             soft_time: time,
             hard_time: time,
-            exact_empties: self.fixed_exact,
             lines,
             ..Limits::default()
         };
@@ -313,7 +300,6 @@ impl Play {
     pub fn evaluate_position(&mut self, board: Board, interrupts: fn(&Input) -> bool) -> Report {
         let limits = Limits {
             depth: self.fixed_depth,
-            exact_empties: self.fixed_exact,
             ..Limits::default()
         };
         self.think(board, limits, interrupts, |_| {})

@@ -61,7 +61,7 @@ fn move_name(sq: Option<u32>) -> String {
 impl<W: Write> Session<W> {
     pub fn new(input: Receiver<Input>, out: W, options: &Options) -> Session<W> {
         let mut play = Play::new(input, options);
-        play.set_level(options.depth.unwrap_or(DEFAULT_DEPTH));
+        play.set_depth(Some(options.depth.unwrap_or(DEFAULT_DEPTH)));
         Session {
             play,
             out: Output::new(out),
@@ -114,7 +114,7 @@ impl<W: Write> Session<W> {
                 self.send(&format!("set myname Oxello {}", env!("CARGO_PKG_VERSION")))
             }
             Command::SetGame(game) => self.play.set_game(game),
-            Command::SetDepth(n) => self.play.set_level(n),
+            Command::SetDepth(n) => self.play.set_depth(Some(n)),
             Command::SetContempt(_) => self.status(
                 "contempt ignored: Oxello plays for the best disc count, and a draw is worth 0",
             ),
