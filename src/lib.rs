@@ -19,6 +19,7 @@ pub mod play;
 pub mod report;
 pub mod rng;
 pub mod search;
+pub mod stability;
 pub mod symmetry;
 pub mod timeman;
 pub mod training;

@@ -5,7 +5,8 @@
 use oxello::board::{Board, Squares};
 use oxello::eval::patterns::{indices, Shape, INSTANCES, OFFSETS, SHAPES};
 use oxello::eval::weights::{checksum, Weights, WeightsError, PHASES, WEIGHTS_PER_PHASE};
-use oxello::eval::{evaluate, neighbours, stable_discs};
+use oxello::eval::{evaluate, neighbours};
+use oxello::stability::stable_discs;
 use oxello::symmetry::transform_square;
 use proptest::prelude::*;
 

@@ -1,6 +1,6 @@
 //! The static evaluation: Edax's pattern set ([`patterns`]) with weights trained on positions
 //! labelled by the exact solver (`oxello selfplay`, `oxello train`), one set per phase of the
-//! game ([`weights`]); and the stable-disc bound the endgame uses.
+//! game ([`weights`]).
 //!
 //! Scores are in centi-discs (1/100 of the final disc differential) from the point of view of
 //! the side to move, so a midgame score and an exact endgame score read the same way.
@@ -18,9 +18,6 @@ pub const DISC: i32 = 100;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
-const ROW_1: u64 = 0x0000_0000_0000_00FF;
-const ROW_8: u64 = 0xFF00_0000_0000_0000;
-const EDGES: u64 = FILE_A | FILE_H | ROW_1 | ROW_8;
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// The squares next to any square of `x` (king moves), without wrapping across the board edge.
@@ -29,65 +26,6 @@ pub const fn neighbours(x: u64) -> u64 {
     let sideways = ((x << 1) & !FILE_A) | ((x >> 1) & !FILE_H);
     let row = x | sideways;
     (sideways | (row << 8) | (row >> 8)) & !x
-}
-
-/// Squares whose line along each axis is completely filled: (rows, files, a1-h8 diagonals,
-/// h1-a8 diagonals).
-fn full_lines(occupied: u64) -> [u64; 4] {
-    let mut rows = 0;
-    for r in 0..8 {
-        if (occupied >> (8 * r)) & 0xFF == 0xFF {
-            rows |= 0xFF << (8 * r);
-        }
-    }
-    // And-ing every rotation by a multiple of 8 leaves a bit set iff its whole file is set.
-    let mut files = occupied;
-    files &= files.rotate_right(8);
-    files &= files.rotate_right(16);
-    files &= files.rotate_right(32);
-    let full = |lines: &[u64; 15]| {
-        lines
-            .iter()
-            .filter(|&&m| occupied & m == m)
-            .fold(0, |a, &m| a | m)
-    };
-    [rows, files, full(&DIAGONALS), full(&ANTI_DIAGONALS)]
-}
-
-const fn diagonal_masks(anti: bool) -> [u64; 15] {
-    let mut masks = [0u64; 15];
-    let mut sq = 0;
-    while sq < 64 {
-        let (x, y) = (sq % 8, sq / 8);
-        let line = if anti { x + y } else { x + 7 - y };
-        masks[line] |= 1u64 << sq;
-        sq += 1;
-    }
-    masks
-}
-
-const DIAGONALS: [u64; 15] = diagonal_masks(false);
-const ANTI_DIAGONALS: [u64; 15] = diagonal_masks(true);
-
-/// A subset of the discs of `p` that can never be flipped: a disc is stable when, along each of
-/// the four axes, its line is full or one of its two neighbours is the edge or a stable disc
-/// of its own colour. Grown from the edges to a fixed point.
-pub fn stable_discs(p: u64, o: u64) -> u64 {
-    let [rows, files, diags, antis] = full_lines(p | o);
-    let mut stable = 0u64;
-    loop {
-        let horizontal = rows | FILE_A | FILE_H | (stable << 1) | (stable >> 1);
-        let vertical = files | ROW_1 | ROW_8 | (stable << 8) | (stable >> 8);
-        let diagonal = diags | EDGES | (stable << 9) | (stable >> 9);
-        let anti = antis | EDGES | (stable << 7) | (stable >> 7);
-        // The shifts above may wrap across a file edge, but only onto edge squares, which
-        // every axis already accepts; so no wrong disc is admitted.
-        let grown = p & horizontal & vertical & diagonal & anti;
-        if grown == stable {
-            return stable;
-        }
-        stable = grown;
-    }
 }
 
 /// The shipped weights (see [`weights`] for the format, README.md for how they are made).

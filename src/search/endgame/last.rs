@@ -1,12 +1,14 @@
 //! The last empties of an exact solve, where most of its nodes are: no move list, no table,
-//! squares tried in parity order, and the very last move's flips counted without being made.
+//! squares tried in parity order, a stability cutoff down to 4 empties (it pays where one side
+//! wins big), and the very last move's flips counted without being made.
 //!
 //! Every routine is fail-soft on the window (alpha, beta), scores in discs for the side to
 //! move, and adds the positions it visits to `nodes` (one per position with an empty square,
 //! as everywhere in the search).
 
 use crate::board::flips;
-use crate::eval::{neighbours, stable_discs, CORNERS};
+use crate::eval::{neighbours, CORNERS};
+use crate::stability::stable_discs;
 
 /// The most empties [`solve_shallow`] is meant for: deeper, a sorted move list and the table
 /// pay for themselves.
@@ -243,6 +245,9 @@ fn parity_order_3([a, b, c]: [u32; 3]) -> [u32; 3] {
 
 fn solve_4(p: u64, o: u64, alpha: i32, beta: i32, squares: [u32; 4], nodes: &mut u64) -> i32 {
     *nodes += 1;
+    if let Some(bound) = stability_bound(p, o, alpha) {
+        return bound;
+    }
     with_pass(p, o, alpha, beta, |p, o, alpha, beta| {
         try_moves(p, o, alpha, beta, squares, |np, no, sq, a, b| {
             -solve_3(np, no, -b, -a, without(&squares, sq), nodes)
@@ -316,6 +321,9 @@ pub fn solve_shallow(p: u64, o: u64, alpha: i32, beta: i32, parity: u64, nodes: 
         }
         _ => {
             *nodes += 1;
+            if let Some(bound) = stability_bound(p, o, alpha) {
+                return bound;
+            }
             with_pass(p, o, alpha, beta, |p, o, alpha, beta| {
                 let squares = parity_order(!(p | o), parity);
                 try_moves(p, o, alpha, beta, squares, |np, no, sq, a, b| {
