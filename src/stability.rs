@@ -110,12 +110,24 @@ mod tests {
         for _ in 0..20_000 {
             // Dense boards, so that many lines are full, and a few sparse ones.
             let occupied = next() | next() | next() | (next() & next());
-            assert_eq!(full_lines(occupied), reference_full_lines(occupied), "{occupied:#x}");
+            assert_eq!(
+                full_lines(occupied),
+                reference_full_lines(occupied),
+                "{occupied:#x}"
+            );
             let sparse = next() & next();
-            assert_eq!(full_lines(sparse), reference_full_lines(sparse), "{sparse:#x}");
+            assert_eq!(
+                full_lines(sparse),
+                reference_full_lines(sparse),
+                "{sparse:#x}"
+            );
         }
         for occupied in [0, u64::MAX, ROW_1, FILE_A, EDGES, !EDGES] {
-            assert_eq!(full_lines(occupied), reference_full_lines(occupied), "{occupied:#x}");
+            assert_eq!(
+                full_lines(occupied),
+                reference_full_lines(occupied),
+                "{occupied:#x}"
+            );
         }
     }
 }

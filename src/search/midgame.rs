@@ -1,11 +1,20 @@
 //! The midgame search: principal-variation and null-window nodes on the evaluation, with the
-//! table, and the NegaScout move loop that the endgame's principal nodes share.
+//! table, and the NegaScout move loop that every node shares, endgame ones included, which
+//! hands a node's younger moves to idle threads (Young Brothers Wait, see [`parallel`]).
 
 use super::movelist::MoveList;
+use super::parallel::{Node, SplitPoint};
 use super::{disc_window, ExactSolver, Searcher, INFINITY, MAX_SCORE};
 use crate::board::Board;
 use crate::eval::{evaluate, DISC};
 use crate::tt::NO_MOVE;
+use std::sync::Arc;
+
+/// The shallowest midgame node whose moves are shared among threads.
+const SPLIT_DEPTH: i32 = 4;
+
+/// The fewest empties of an endgame node whose moves are shared among threads.
+const SPLIT_EMPTIES: u32 = 12;
 
 impl Searcher<'_> {
     /// Principal-variation node of the midgame search (open window).
@@ -26,45 +35,35 @@ impl Searcher<'_> {
             return self.pass_or_end(b, |s, p| -s.pvs(p, depth, -beta, -alpha));
         }
         let hash_move = self.tt.probe(b).map_or(NO_MOVE, |p| p.best);
-        let mut list = self.midgame_moves(b, moves, hash_move, depth);
-        let Some((best, best_sq)) = self.principal_variation(
-            b,
-            &mut list,
-            (alpha, beta),
-            |s, child, a, be| -s.pvs(child, depth - 1, -be, -a),
-            |s, child, a| -s.nws(child, depth - 1, -a - 1),
-        ) else {
+        let list = self.midgame_moves(b, moves, hash_move, depth);
+        let node = Node::Midgame { depth, pv: true };
+        let Some((best, best_sq)) = self.principal_variation(b, list, (alpha, beta), node) else {
             return 0;
         };
         self.tt.store(b, depth as u8, alpha, beta, best, best_sq);
         best
     }
 
-    /// The move loop of a PV node (NegaScout): the first move with the open window, the others
-    /// with a null window, searched again with the open window when they beat alpha.
-    /// `open(child, alpha, beta)` and `null(child, alpha)` return scores from this node's side.
-    /// Returns the best score and move, or `None` when the search was stopped.
+    /// The move loop of a node (NegaScout): the first move with the open window, the others
+    /// with a null window, searched again with the open window when they beat alpha. Once the
+    /// first move is searched, the others may be shared with idle threads (see [`parallel`]).
+    /// Returns the best score and move from this node's side, or `None` when the search was
+    /// stopped.
     pub(crate) fn principal_variation(
         &mut self,
         b: &Board,
-        list: &mut MoveList,
+        mut list: MoveList,
         (mut alpha, beta): (i32, i32),
-        mut open: impl FnMut(&mut Self, &Board, i32, i32) -> i32,
-        mut null: impl FnMut(&mut Self, &Board, i32) -> i32,
+        node: Node,
     ) -> Option<(i32, u8)> {
         let (mut best, mut best_sq) = (-INFINITY, NO_MOVE);
         let mut first = true;
         while let Some((sq, f)) = list.next_best() {
             let child = b.apply(sq, f);
             let score = if first {
-                open(self, &child, alpha, beta)
+                self.child_open(node, &child, alpha, beta)
             } else {
-                let s = null(self, &child, alpha);
-                if s > alpha && s < beta && !self.stopped {
-                    open(self, &child, alpha, beta)
-                } else {
-                    s
-                }
+                self.child_null_then_open(node, &child, alpha, beta)
             };
             first = false;
             if self.stopped {
@@ -78,8 +77,118 @@ impl Searcher<'_> {
                     break;
                 }
             }
+            if list.len() > 0 && self.may_split(b, node) {
+                return self.split(b, node, list, (alpha, beta), (best, best_sq));
+            }
         }
         Some((best, best_sq))
+    }
+
+    /// A child searched with the window (alpha, beta), its score from this node's side.
+    #[inline]
+    fn child_open(&mut self, node: Node, child: &Board, alpha: i32, beta: i32) -> i32 {
+        match node {
+            Node::Midgame { depth, pv: true } => -self.pvs(child, depth - 1, -beta, -alpha),
+            Node::Midgame { depth, pv: false } => -self.nws(child, depth - 1, -alpha - 1),
+            Node::Endgame => -self.solve(child, -beta, -alpha),
+        }
+    }
+
+    /// A younger child: a null-window test of alpha, searched again with the open window when
+    /// it beats alpha but not beta.
+    #[inline]
+    fn child_null_then_open(&mut self, node: Node, child: &Board, alpha: i32, beta: i32) -> i32 {
+        let s = match node {
+            Node::Midgame { depth, .. } => -self.nws(child, depth - 1, -alpha - 1),
+            Node::Endgame => -self.solve(child, -alpha - 1, -alpha),
+        };
+        if s > alpha && s < beta && !self.stopped {
+            self.child_open(node, child, alpha, beta)
+        } else {
+            s
+        }
+    }
+
+    /// Whether to share the rest of a node's moves: another thread is idle and the node is
+    /// deep enough for its subtrees to outweigh the cost of splitting.
+    #[inline]
+    fn may_split(&self, b: &Board, node: Node) -> bool {
+        let Some(pool) = self.shared.pool.as_ref() else {
+            return false;
+        };
+        let deep = match node {
+            Node::Midgame { depth, .. } => depth >= SPLIT_DEPTH,
+            Node::Endgame => b.empty_count() >= SPLIT_EMPTIES,
+        };
+        deep && pool.has_idle()
+    }
+
+    /// Searches the rest of a node's moves together with the threads that join, and returns
+    /// its result once all of them are done.
+    #[cold]
+    fn split(
+        &mut self,
+        b: &Board,
+        node: Node,
+        list: MoveList,
+        window: (i32, i32),
+        best: (i32, u8),
+    ) -> Option<(i32, u8)> {
+        let pool = self.shared.pool.as_ref()?;
+        let parent = self.chain.last().cloned();
+        let position = (*b, node, self.level);
+        let sp = Arc::new(SplitPoint::new(position, window, best, list, parent));
+        pool.offer(&sp);
+        self.work_at(&sp);
+        pool.withdraw(&sp);
+        // Help below this node until the threads still searching its moves are done.
+        while let Some(below) = pool.wait_for_work(Some(&sp), || sp.finished()) {
+            self.work_at(&below);
+        }
+        self.stopped = self.must_stop();
+        if self.stopped {
+            return None;
+        }
+        let state = sp.state();
+        Some((state.best, state.best_sq))
+    }
+
+    /// Takes moves from a joined split point and searches them until none are left or the
+    /// node is cut off, then leaves it.
+    pub(crate) fn work_at(&mut self, sp: &Arc<SplitPoint>) {
+        self.chain.push(Arc::clone(sp));
+        let level = std::mem::replace(&mut self.level, sp.level);
+        loop {
+            let (sq, f, alpha) = {
+                let mut state = sp.state();
+                if sp.aborted() {
+                    break;
+                }
+                let Some((sq, f)) = state.list.next_best() else {
+                    break;
+                };
+                (sq, f, state.alpha)
+            };
+            let child = sp.board.apply(sq, f);
+            let score = self.child_null_then_open(sp.node, &child, alpha, sp.beta);
+            if self.stopped {
+                break;
+            }
+            let mut state = sp.state();
+            if score > state.best {
+                state.best = score;
+                state.best_sq = sq as u8;
+                state.alpha = state.alpha.max(score);
+                if score >= sp.beta {
+                    sp.abort();
+                }
+            }
+        }
+        sp.leave();
+        self.level = level;
+        self.chain.pop();
+        // A cutoff at this split point ends only the searches below it.
+        self.stopped = self.must_stop();
     }
 
     /// Null-window node of the midgame search: is the score above `alpha`?
@@ -111,21 +220,12 @@ impl Searcher<'_> {
             }
             hash_move = p.best;
         }
-        let mut list = self.midgame_moves(b, moves, hash_move, depth);
-        let (mut best, mut best_sq) = (-INFINITY, NO_MOVE);
-        while let Some((sq, f)) = list.next_best() {
-            let score = -self.nws(&b.apply(sq, f), depth - 1, -alpha - 1);
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_sq = sq as u8;
-                if score > alpha {
-                    break;
-                }
-            }
-        }
+        let list = self.midgame_moves(b, moves, hash_move, depth);
+        let node = Node::Midgame { depth, pv: false };
+        let Some((best, best_sq)) = self.principal_variation(b, list, (alpha, alpha + 1), node)
+        else {
+            return 0;
+        };
         self.tt
             .store(b, depth as u8, alpha, alpha + 1, best, best_sq);
         best

@@ -1,7 +1,7 @@
 //! The search: iterative-deepening PVS over the midgame, an exact (or win/loss/draw) solver
 //! for the endgame, and the root that drives both and reports.
 //!
-//! Modules depend one way: `movelist` <- `midgame` <- `endgame` <- `root`. The midgame reaches
+//! Modules depend one way: `movelist`, `parallel` <- `midgame` <- `endgame` <- `root`. The midgame reaches
 //! exact values near the end through the [`ExactSolver`] trait, which the endgame implements,
 //! so it does not depend on the endgame module. This file holds what they share: the limits
 //! and reports, and [`Searcher`], one thread's search state (counters, stop conditions, the
@@ -10,12 +10,15 @@
 pub mod endgame;
 mod midgame;
 mod movelist;
+mod parallel;
 mod root;
 
 use crate::board::Board;
 use crate::eval::DISC;
 use crate::tt::{TranspositionTable, EXACT_LEVEL};
+use parallel::{Pool, SplitPoint};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Bound above any score.
@@ -113,12 +116,14 @@ impl Report {
 }
 
 /// What all the threads of one search share: the table, the user's stop flag, the flag that
-/// ends the helper threads once the main one is done, and the node count of every thread.
+/// ends every thread once the main one stops, the node count of every thread, and the split
+/// points open to idle threads (none with one thread).
 pub struct Shared<'a> {
     tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
-    helpers_done: AtomicBool,
+    halt: AtomicBool,
     nodes: AtomicU64,
+    pool: Option<Pool>,
 }
 
 /// One thread's search state: its counters, stop conditions and root bookkeeping.
@@ -134,8 +139,10 @@ pub struct Searcher<'a> {
     node_limit: u64,
     deadline: Option<Instant>,
     pub(crate) stopped: bool,
-    /// A helper thread of a parallel search: it fills the table and reports nothing.
-    helper: Option<usize>,
+    /// A helper thread of a parallel search: it searches at split points and reports nothing.
+    helper: bool,
+    /// The split points this thread is searching below, innermost last.
+    chain: Vec<Arc<SplitPoint>>,
     /// Selectivity of the endgame search under way: ProbCut below `EXACT_LEVEL`.
     pub(crate) level: u8,
     /// A root move proven better than the previous best in the iteration under way, kept in
@@ -149,10 +156,10 @@ pub(crate) struct RootMove {
     pub(crate) score: i32,
 }
 
-/// Searches `board` on `limits.threads` threads sharing `tt` (Lazy SMP): the calling thread
-/// runs the search it reports, with `progress` after each iteration; the others run the same
-/// iterations, odd ones a ply ahead, and leave what they find in the table. A stop reaches
-/// them all at their next poll, and the nodes reported are the sum over the threads.
+/// Searches `board` on `limits.threads` threads sharing `tt`: the calling thread runs the
+/// search it reports, with `progress` after each iteration; the others wait for nodes to share
+/// (Young Brothers Wait, see [`parallel`]). A stop reaches them all at their next poll, and the
+/// nodes reported are the sum over the threads.
 pub fn search(
     tt: &TranspositionTable,
     stop: &AtomicBool,
@@ -160,19 +167,21 @@ pub fn search(
     limits: &Limits,
     progress: impl FnMut(&Report),
 ) -> Report {
+    let threads = limits.threads.max(1);
     let shared = Shared {
         tt,
         stop,
-        helpers_done: AtomicBool::new(false),
+        halt: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
+        pool: (threads > 1).then(Pool::default),
     };
     let mut report = std::thread::scope(|s| {
-        for i in 1..limits.threads.max(1) {
+        for _ in 1..threads {
             let shared = &shared;
-            s.spawn(move || Searcher::with(shared, Some(i)).run(board, limits, |_| {}));
+            s.spawn(move || Searcher::with(shared, true).serve());
         }
-        let report = Searcher::with(&shared, None).run(board, limits, progress);
-        shared.helpers_done.store(true, Ordering::Relaxed);
+        let report = Searcher::with(&shared, false).run(board, limits, progress);
+        shared.halt.store(true, Ordering::Relaxed);
         report
     });
     report.nodes = shared.nodes.load(Ordering::Relaxed);
@@ -180,7 +189,7 @@ pub fn search(
 }
 
 impl<'a> Searcher<'a> {
-    fn with(shared: &'a Shared<'a>, helper: Option<usize>) -> Searcher<'a> {
+    fn with(shared: &'a Shared<'a>, helper: bool) -> Searcher<'a> {
         Searcher {
             shared,
             tt: shared.tt,
@@ -191,9 +200,22 @@ impl<'a> Searcher<'a> {
             deadline: None,
             stopped: false,
             helper,
+            chain: Vec::new(),
             level: EXACT_LEVEL,
             improvement: None,
         }
+    }
+
+    /// A helper thread's life: join whatever split point is open, until the search ends.
+    fn serve(&mut self) {
+        let Some(pool) = self.shared.pool.as_ref() else {
+            return;
+        };
+        let halt = &self.shared.halt;
+        while let Some(sp) = pool.wait_for_work(None, || halt.load(Ordering::Relaxed)) {
+            self.work_at(&sp);
+        }
+        self.flush();
     }
 
     /// Counts a node; every few thousand nodes (and at the node limit) checks whether to stop.
@@ -218,17 +240,34 @@ impl<'a> Searcher<'a> {
         self.shared.nodes.load(Ordering::Relaxed) + self.nodes - self.flushed
     }
 
+    /// Whether the whole search is over, or a split point this thread searches below was cut
+    /// off.
+    fn must_stop(&self) -> bool {
+        self.shared.halt.load(Ordering::Relaxed)
+            || self.shared.stop.load(Ordering::Relaxed)
+            || self.chain.last().is_some_and(|sp| sp.aborted())
+    }
+
     #[cold]
     fn poll(&mut self) {
         self.flush();
         let total = self.shared.nodes.load(Ordering::Relaxed);
         let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-        let halted = self.helper.is_some() && self.shared.helpers_done.load(Ordering::Relaxed);
-        if total >= self.node_limit || late || halted || self.shared.stop.load(Ordering::Relaxed) {
+        if !self.helper && (total >= self.node_limit || late) {
+            // The main thread's limits end every thread's search.
+            self.shared.halt.store(true, Ordering::Relaxed);
+        }
+        if self.must_stop() {
             self.stopped = true;
         }
         let room = self.node_limit.saturating_sub(total);
-        self.next_poll = self.nodes + room.min(POLL_INTERVAL);
+        // Below a split point a cutoff elsewhere may end this thread's work: look sooner.
+        let interval = if self.chain.is_empty() {
+            POLL_INTERVAL
+        } else {
+            POLL_INTERVAL / 8
+        };
+        self.next_poll = self.nodes + room.min(interval);
     }
 }
 

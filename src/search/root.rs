@@ -21,10 +21,8 @@ impl Searcher<'_> {
         mut progress: impl FnMut(&Report),
     ) -> Report {
         let start = Instant::now();
-        if self.helper.is_none() {
-            self.tt.new_search();
-            self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
-        }
+        self.tt.new_search();
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         self.next_poll = self.nodes + POLL_INTERVAL.min(self.node_limit);
         self.deadline = limits.hard_time.map(|t| start + t);
         self.stopped = false;
@@ -56,8 +54,7 @@ impl Searcher<'_> {
         // The deepest midgame iteration finished; an exact solve follows once the empties are
         // at most twice that depth, or that depth orders the endgame's first moves well enough
         // (or the next iteration would reach the end anyway).
-        // Odd helper threads start a ply ahead, so that threads spread over two depths.
-        let mut completed = self.helper.map_or(0, |i| (i % 2) as u32);
+        let mut completed = 0;
         loop {
             let solvable = limits.exact_empties.is_none_or(|e| empties <= e);
             // Without a fixed depth, a solve small enough to finish here starts once the
@@ -71,12 +68,6 @@ impl Searcher<'_> {
                 break;
             }
             self.improvement = None;
-            if let Some(i) = self.helper {
-                // Helpers start each iteration from another root move, so that the threads
-                // fill the table with different subtrees instead of the same one.
-                let turn = i % root.len();
-                root.rotate_left(turn);
-            }
             let score = if exact {
                 self.root_endgame(board, &mut root, lines, limits.wld, report.score)
             } else {

@@ -5,6 +5,7 @@
 pub mod last;
 
 use super::movelist::MoveList;
+use super::parallel::Node;
 use super::{ExactSolver, Searcher, INFINITY};
 use crate::board::{legal_moves, Board};
 use crate::eval::{neighbours, CORNERS, DISC};
@@ -97,13 +98,8 @@ impl Searcher<'_> {
             order_fastest_first(b, &mut list, hash_move);
         }
         self.count_scored(&list);
-        let Some((best, best_sq)) = self.principal_variation(
-            b,
-            &mut list,
-            (alpha, beta),
-            |s, child, a, be| -s.solve(child, -be, -a),
-            |s, child, a| -s.solve(child, -a - 1, -a),
-        ) else {
+        let Some((best, best_sq)) = self.principal_variation(b, list, (alpha, beta), Node::Endgame)
+        else {
             return 0;
         };
         if empties >= TABLE_EMPTIES {
