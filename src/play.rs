@@ -92,7 +92,8 @@ pub struct Play {
     /// empties are at most 2n.
     fixed_depth: Option<u32>,
     move_time: Option<f64>,
-    /// The longest a search has answered after its hard deadline, kept back from clocks.
+    /// How late searches answer after their hard deadline (the latest, halved at every
+    /// search since), kept back from clocks.
     lag: Duration,
     threads: usize,
 }
@@ -327,7 +328,10 @@ impl Play {
         }
         let report = self.wait(interrupts, &mut progress);
         if let Some(hard) = hard {
-            self.lag = self.lag.max(started.elapsed().saturating_sub(hard));
+            // A lag seen again keeps its reserve; a one-off delay is forgotten within a few
+            // moves instead of eating every later move's time.
+            let late = started.elapsed().saturating_sub(hard);
+            self.lag = late.max(self.lag / 2);
         }
         report
     }

@@ -5,7 +5,7 @@ use oxello::engine::{Engine, Event};
 use oxello::eval::DISC;
 use oxello::game::Game;
 use oxello::notation::{parse_obf, ObfEntry};
-use oxello::search::{Limits, NODE_LIMIT_SLACK};
+use oxello::search::{node_limit_slack, Limits, NODE_LIMIT_SLACK};
 use std::time::{Duration, Instant};
 
 fn ffo(name: &str) -> Vec<ObfEntry> {
@@ -157,6 +157,30 @@ fn the_node_limit_is_respected() {
         );
         assert!(r.nodes <= limit + NODE_LIMIT_SLACK, "{} > {limit}", r.nodes);
         assert!(r.nodes >= limit / 2, "stopped early: {}", r.nodes);
+    }
+}
+
+#[test]
+fn the_node_limit_holds_on_two_threads_in_the_midgame_and_the_endgame() {
+    let engine = Engine::new(16);
+    // FFO #39 from the FFO 20-39 set: 24 empties.
+    let endgame = ffo("fforum-20-39.obf")[19].position.board;
+    for board in [midgame(), endgame] {
+        for limit in [50_000, 300_000, 3_000_000] {
+            engine.clear();
+            let limits = Limits {
+                nodes: Some(limit),
+                threads: 2,
+                ..Limits::default()
+            };
+            let r = engine.search(board, limits);
+            assert!(
+                r.nodes <= limit + node_limit_slack(2),
+                "{} > {limit}",
+                r.nodes
+            );
+            assert!(board.moves() >> r.best_move().unwrap() & 1 == 1);
+        }
     }
 }
 

@@ -36,9 +36,15 @@ const ENDGAME_ORDER_DEPTH: u32 = 12;
 /// here, while bigger positions are better served by deeper midgame iterations first.
 const EARLY_SOLVE_EMPTIES: u32 = 34;
 
-/// How far past a node limit a search may go: the nodes of one last-empties solve, which
-/// counts without looking at the limit.
+/// How far past a node limit a search on one thread may go: the nodes of one last-empties
+/// solve, which counts without looking at the limit.
 pub const NODE_LIMIT_SLACK: u64 = 2_000;
+
+/// How far past a node limit a search on `threads` threads may go: each helper also searches
+/// up to a poll interval before it adds its nodes to the count and sees the search end.
+pub fn node_limit_slack(threads: usize) -> u64 {
+    NODE_LIMIT_SLACK + (threads.max(1) as u64 - 1) * (POLL_INTERVAL + NODE_LIMIT_SLACK)
+}
 
 /// Nodes between two looks at the stop flag and the clock.
 const POLL_INTERVAL: u64 = 4096;
@@ -49,7 +55,7 @@ pub struct Limits {
     /// Deepest midgame iteration.
     pub depth: Option<u32>,
     /// Nodes at most: checked at every node but those of the last empties' solver and the
-    /// children scored for ordering, so a search may end up to [`NODE_LIMIT_SLACK`] past it.
+    /// children scored for ordering, so a search may end up to [`node_limit_slack`] past it.
     pub nodes: Option<u64>,
     /// Do not start an iteration after this much time.
     pub soft_time: Option<Duration>,
@@ -116,13 +122,15 @@ impl Report {
 }
 
 /// What all the threads of one search share: the table, the user's stop flag, the flag that
-/// ends every thread once the main one stops, the node count of every thread, and the split
-/// points open to idle threads (none with one thread).
+/// ends every thread once the search is over, the node count of every thread and its limits,
+/// and the split points open to idle threads (none with one thread).
 pub struct Shared<'a> {
     tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
     halt: AtomicBool,
     nodes: AtomicU64,
+    node_limit: u64,
+    deadline: Option<Instant>,
     pool: Option<Pool>,
 }
 
@@ -136,11 +144,7 @@ pub struct Searcher<'a> {
     pub(crate) nodes: u64,
     flushed: u64,
     next_poll: u64,
-    node_limit: u64,
-    deadline: Option<Instant>,
     pub(crate) stopped: bool,
-    /// A helper thread of a parallel search: it searches at split points and reports nothing.
-    helper: bool,
     /// The split points this thread is searching below, innermost last.
     chain: Vec<Arc<SplitPoint>>,
     /// Selectivity of the endgame search under way: ProbCut below `EXACT_LEVEL`.
@@ -168,19 +172,22 @@ pub fn search(
     progress: impl FnMut(&Report),
 ) -> Report {
     let threads = limits.threads.max(1);
+    tt.new_search();
     let shared = Shared {
         tt,
         stop,
         halt: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
+        node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
+        deadline: limits.hard_time.map(|t| Instant::now() + t),
         pool: (threads > 1).then(Pool::default),
     };
     let mut report = std::thread::scope(|s| {
         for _ in 1..threads {
             let shared = &shared;
-            s.spawn(move || Searcher::with(shared, true).serve());
+            s.spawn(move || Searcher::with(shared).serve());
         }
-        let report = Searcher::with(&shared, false).run(board, limits, progress);
+        let report = Searcher::with(&shared).run(board, limits, progress);
         shared.halt.store(true, Ordering::Relaxed);
         report
     });
@@ -189,17 +196,14 @@ pub fn search(
 }
 
 impl<'a> Searcher<'a> {
-    fn with(shared: &'a Shared<'a>, helper: bool) -> Searcher<'a> {
+    fn with(shared: &'a Shared<'a>) -> Searcher<'a> {
         Searcher {
             shared,
             tt: shared.tt,
             nodes: 0,
             flushed: 0,
-            next_poll: POLL_INTERVAL,
-            node_limit: u64::MAX,
-            deadline: None,
+            next_poll: POLL_INTERVAL.min(shared.node_limit),
             stopped: false,
-            helper,
             chain: Vec::new(),
             level: EXACT_LEVEL,
             improvement: None,
@@ -251,16 +255,17 @@ impl<'a> Searcher<'a> {
     #[cold]
     fn poll(&mut self) {
         self.flush();
+        // Every thread watches the limits: the main thread may be waiting at a split point
+        // while a helper searches on.
         let total = self.shared.nodes.load(Ordering::Relaxed);
-        let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-        if !self.helper && (total >= self.node_limit || late) {
-            // The main thread's limits end every thread's search.
+        let late = self.shared.deadline.is_some_and(|d| Instant::now() >= d);
+        if total >= self.shared.node_limit || late {
             self.shared.halt.store(true, Ordering::Relaxed);
         }
         if self.must_stop() {
             self.stopped = true;
         }
-        let room = self.node_limit.saturating_sub(total);
+        let room = self.shared.node_limit.saturating_sub(total);
         // Below a split point a cutoff elsewhere may end this thread's work: look sooner.
         let interval = if self.chain.is_empty() {
             POLL_INTERVAL

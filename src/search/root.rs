@@ -5,7 +5,7 @@ use super::endgame::endgame_levels;
 use super::ExactSolver;
 use super::{
     disc_window, Limits, Line, Report, RootMove, Searcher, EARLY_SOLVE_EMPTIES,
-    ENDGAME_ORDER_DEPTH, INFINITY, MAX_SCORE, POLL_INTERVAL,
+    ENDGAME_ORDER_DEPTH, INFINITY, MAX_SCORE,
 };
 use crate::board::{flips, Board, Squares};
 use crate::eval::{evaluate, DISC};
@@ -21,10 +21,6 @@ impl Searcher<'_> {
         mut progress: impl FnMut(&Report),
     ) -> Report {
         let start = Instant::now();
-        self.tt.new_search();
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
-        self.next_poll = self.nodes + POLL_INTERVAL.min(self.node_limit);
-        self.deadline = limits.hard_time.map(|t| start + t);
         self.stopped = false;
 
         let mut root = self.ordered_root_moves(board);
