@@ -1,11 +1,11 @@
 //! The search: iterative-deepening PVS over the midgame, an exact (or win/loss/draw) solver
 //! for the endgame, and the root that drives both and reports.
 //!
-//! Modules depend one way: `movelist`, `parallel` <- `midgame` <- `endgame` <- `root`. The midgame reaches
-//! exact values near the end through the [`ExactSolver`] trait, which the endgame implements,
-//! so it does not depend on the endgame module. This file holds what they share: the limits
-//! and reports, and [`Searcher`], one thread's search state (counters, stop conditions, the
-//! table it uses).
+//! Modules depend one way: `movelist`, `parallel` <- `midgame` <- `endgame` <- `root`. The
+//! midgame reaches exact values near the end through the [`ExactSolver`] trait, which the
+//! endgame implements, so it does not depend on the endgame module. This file holds what they
+//! share: the limits and reports, what every thread of a search shares ([`Shared`]), and
+//! [`Searcher`], one thread's search state (counters, split points, the table it uses).
 
 pub mod endgame;
 mod midgame;
