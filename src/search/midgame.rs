@@ -37,7 +37,7 @@ impl Searcher<'_> {
         let hash_move = self.tt.probe(b).map_or(NO_MOVE, |p| p.best);
         let list = self.midgame_moves(b, moves, hash_move, depth);
         let node = Node::Midgame { depth, pv: true };
-        let Some((best, best_sq)) = self.principal_variation(b, list, (alpha, beta), node) else {
+        let Some((best, best_sq)) = self.move_loop(b, list, (alpha, beta), node) else {
             return 0;
         };
         self.tt.store(b, depth as u8, alpha, beta, best, best_sq);
@@ -49,7 +49,7 @@ impl Searcher<'_> {
     /// first move is searched, the others may be shared with idle threads (see [`parallel`]).
     /// Returns the best score and move from this node's side, or `None` when the search was
     /// stopped.
-    pub(crate) fn principal_variation(
+    pub(crate) fn move_loop(
         &mut self,
         b: &Board,
         mut list: MoveList,
@@ -222,8 +222,7 @@ impl Searcher<'_> {
         }
         let list = self.midgame_moves(b, moves, hash_move, depth);
         let node = Node::Midgame { depth, pv: false };
-        let Some((best, best_sq)) = self.principal_variation(b, list, (alpha, alpha + 1), node)
-        else {
+        let Some((best, best_sq)) = self.move_loop(b, list, (alpha, alpha + 1), node) else {
             return 0;
         };
         self.tt
