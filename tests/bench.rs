@@ -4,7 +4,7 @@
 use std::process::Command;
 
 /// The total search nodes of `oxello bench --threads 1`.
-const SIGNATURE: u64 = 148_099_622;
+const SIGNATURE: u64 = 149_404_193;
 
 #[test]
 fn bench_prints_the_expected_signature() {

@@ -128,10 +128,10 @@ fn a_weights_file_round_trips_and_every_corruption_is_named() {
         Some(WeightsError::Version(9))
     );
     let mut set = good.clone();
-    set[12] = 2;
+    set[12] = 1;
     assert_eq!(
         Weights::from_bytes(&set).err(),
-        Some(WeightsError::PatternSet(2))
+        Some(WeightsError::FeatureSet(1))
     );
     assert_eq!(
         Weights::from_bytes(&good[..10]).err(),

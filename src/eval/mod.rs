@@ -60,9 +60,10 @@ fn active() -> &'static Weights {
     })
 }
 
-/// Scalar features, player minus opponent: mobility (legal moves) and potential mobility
-/// (empty squares next to the other side's discs).
-pub const SCALAR_FEATURES: usize = 2;
+/// Scalar features: mobility (legal moves) and potential mobility (empty squares next to the
+/// other side's discs), each the player's minus the opponent's, and parity (1 when the empties
+/// are odd: without passes the side to move then plays last).
+pub const SCALAR_FEATURES: usize = 3;
 
 /// The scalar features of `b`, in the order of their weights after the constant.
 #[inline]
@@ -71,7 +72,7 @@ pub fn scalar_features(b: &Board) -> [i32; SCALAR_FEATURES] {
     let mobility = legal_moves(p, o).count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
     let potential =
         (neighbours(o) & empty).count_ones() as i32 - (neighbours(p) & empty).count_ones() as i32;
-    [mobility, potential]
+    [mobility, potential, (empty.count_ones() & 1) as i32]
 }
 
 /// The static evaluation of `b` for the side to move, in centi-discs: the weights of the 46

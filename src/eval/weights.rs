@@ -4,9 +4,10 @@
 //! offset  size  field
 //!      0     8  magic "OXEVAL\r\n"
 //!      8     4  format version (1), little-endian
-//!     12     4  pattern-set id (1: the 46 instances of `patterns::SHAPES`)
+//!     12     4  feature-set id (2: the 46 instances of `patterns::SHAPES`, then mobility,
+//!                potential mobility and parity)
 //!     16     4  phase count (16: empties 0-3, 4-7, ..., 60)
-//!     20     4  weights per phase (167,268: every shape's table, the constant, 2 scalars)
+//!     20     4  weights per phase (167,269: every shape's table, the constant, 3 scalars)
 //!     24     8  FNV-1a 64 checksum of the payload
 //!     32     -  payload: the weights, phase by phase, each an i16 in centi-discs, LE
 //! ```
@@ -20,13 +21,14 @@ use std::fmt;
 
 pub const MAGIC: &[u8; 8] = b"OXEVAL\r\n";
 pub const VERSION: u32 = 1;
-pub const PATTERN_SET: u32 = 1;
+/// Set 1 had no parity feature.
+pub const FEATURE_SET: u32 = 2;
 /// Empties per phase: phase `empties / PHASE_WIDTH` has its own weights.
 pub const PHASE_WIDTH: u32 = 4;
 pub const PHASES: usize = 60 / PHASE_WIDTH as usize + 1;
 /// Weights after the pattern tables in each phase: a constant for the side to move, then one
 /// per scalar feature (`eval::scalar_features`).
-pub const SCALARS: usize = 3;
+pub const SCALARS: usize = 1 + super::SCALAR_FEATURES;
 /// Index of the constant in a phase's weights; the scalar features' weights follow it.
 pub const BIAS: usize = PHASE_WEIGHTS;
 pub const WEIGHTS_PER_PHASE: usize = PHASE_WEIGHTS + SCALARS;
@@ -38,7 +40,7 @@ pub enum WeightsError {
     TooShort(usize),
     Magic,
     Version(u32),
-    PatternSet(u32),
+    FeatureSet(u32),
     Shape { phases: u32, per_phase: u32 },
     Length { expected: usize, found: usize },
     Checksum { stored: u64, computed: u64 },
@@ -52,8 +54,8 @@ impl fmt::Display for WeightsError {
             WeightsError::Version(v) => {
                 write!(f, "format version {v}; this build reads version {VERSION}")
             }
-            WeightsError::PatternSet(id) => {
-                write!(f, "pattern set {id}; this build uses pattern set {PATTERN_SET}")
+            WeightsError::FeatureSet(id) => {
+                write!(f, "feature set {id}; this build uses feature set {FEATURE_SET}")
             }
             WeightsError::Shape { phases, per_phase } => write!(
                 f,
@@ -103,8 +105,8 @@ impl Weights {
             v => return Err(WeightsError::Version(v)),
         }
         match u32_at(bytes, 12) {
-            PATTERN_SET => {}
-            id => return Err(WeightsError::PatternSet(id)),
+            FEATURE_SET => {}
+            id => return Err(WeightsError::FeatureSet(id)),
         }
         let (phases, per_phase) = (u32_at(bytes, 16), u32_at(bytes, 20));
         if (phases as usize, per_phase as usize) != (PHASES, WEIGHTS_PER_PHASE) {
@@ -145,7 +147,7 @@ impl Weights {
         bytes.extend_from_slice(MAGIC);
         for field in [
             VERSION,
-            PATTERN_SET,
+            FEATURE_SET,
             PHASES as u32,
             WEIGHTS_PER_PHASE as u32,
         ] {
