@@ -1,8 +1,12 @@
 //! Stable discs: discs that no continuation of the game can flip. The endgame uses their count
 //! as a bound on the final score (a stability cutoff).
 //!
-//! Everything here is bit-parallel: the full lines of the board come from carry and
-//! occluded-fill tricks, each tested against a plain line-by-line reading.
+//! The edges are read from a table: an edge square can only be flipped along its edge, so the
+//! stable discs of an edge follow from its 8 squares alone. The rest is bit-parallel: the full
+//! lines of the board come from carry and occluded-fill tricks; each is tested against a plain
+//! reading.
+
+use std::sync::LazyLock;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
@@ -47,25 +51,108 @@ pub fn full_lines(occupied: u64) -> [u64; 4] {
     [rows, files, up9 & down9, up7 & down7]
 }
 
-/// A subset of the discs of `p` that can never be flipped: a disc is stable when, along each of
-/// the four axes, its line is full or one of its two neighbours is the edge or a stable disc
-/// of its own colour. Grown from the edges to a fixed point.
+/// A subset of the discs of `p` that can never be flipped: on the edges, exactly those that
+/// no sequence of discs put on the edge can flip; inside, a disc is stable when, along each of
+/// the four axes, its line is full or one of its two neighbours is a stable disc of its own
+/// colour. Grown from the edges to a fixed point.
 pub fn stable_discs(p: u64, o: u64) -> u64 {
     let [rows, files, diags, antis] = full_lines(p | o);
-    let mut stable = 0u64;
+    let edges = edge_stable(p, o);
+    let mut stable = edges;
     loop {
-        let horizontal = rows | FILE_A | FILE_H | (stable << 1) | (stable >> 1);
-        let vertical = files | ROW_1 | ROW_8 | (stable << 8) | (stable >> 8);
-        let diagonal = diags | EDGES | (stable << 9) | (stable >> 9);
-        let anti = antis | EDGES | (stable << 7) | (stable >> 7);
-        // The shifts above may wrap across a file edge, but only onto edge squares, which
-        // every axis already accepts; so no wrong disc is admitted.
-        let grown = p & horizontal & vertical & diagonal & anti;
+        // A shift may wrap across a file edge, but only onto an edge square, which the
+        // interior test below leaves out.
+        let horizontal = rows | (stable << 1) | (stable >> 1);
+        let vertical = files | (stable << 8) | (stable >> 8);
+        let diagonal = diags | (stable << 9) | (stable >> 9);
+        let anti = antis | (stable << 7) | (stable >> 7);
+        let grown = edges | (p & !EDGES & horizontal & vertical & diagonal & anti);
         if grown == stable {
             return stable;
         }
         stable = grown;
     }
+}
+
+/// The stable discs of `p` on the four edges, from [`EDGE_STABLE`].
+#[inline]
+fn edge_stable(p: u64, o: u64) -> u64 {
+    let table = &*EDGE_STABLE;
+    let edge = |line: fn(u64) -> usize| table[line(p)][line(o)];
+    let row_1 = u64::from(edge(|x| (x & ROW_1) as usize));
+    let row_8 = u64::from(edge(|x| (x >> 56) as usize)) << 56;
+    let file_a = FILE_FROM_BYTE[edge(file_byte) as usize];
+    let file_h = FILE_FROM_BYTE[edge(|x| file_byte(x >> 7)) as usize] << 7;
+    (row_1 | row_8 | file_a | file_h) & p
+}
+
+/// The a-file of `x` as a byte, rank k at bit k: the multiply gathers the file's bits, each in
+/// its own byte, into the top byte without carries.
+#[inline(always)]
+fn file_byte(x: u64) -> usize {
+    ((x & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize
+}
+
+/// `FILE_FROM_BYTE[b]`: bit k of `b` put on the a-file at rank k.
+const FILE_FROM_BYTE: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        while k < 8 {
+            t[b] |= ((b as u64 >> k) & 1) << (8 * k);
+            k += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// `EDGE_STABLE[p][o]` for a line of 8 squares holding the discs `p` and `o` (disjoint bits):
+/// the discs of either colour that keep it whatever discs are put on the empty squares, by
+/// either side, in any order, each flipping along the line as a move does. Every placement is
+/// allowed, legal on the board or not, so the answer is safe for any edge of any position.
+static EDGE_STABLE: LazyLock<Box<[[u8; 256]; 256]>> = LazyLock::new(|| {
+    let mut table = Box::new([[0u8; 256]; 256]);
+    // A line's entry reads those of the lines one disc fuller, so fuller lines go first.
+    for empties in 0..=8 {
+        for p in 0..=255u8 {
+            for o in (0..=255u8).filter(|&o| p & o == 0 && (p | o).count_zeros() == empties) {
+                table[p as usize][o as usize] = line_stable(p, o, &table);
+            }
+        }
+    }
+    table
+});
+
+/// The discs of the line (p, o) that no placement changes, given the entries of the lines one
+/// disc fuller.
+fn line_stable(p: u8, o: u8, fuller: &[[u8; 256]; 256]) -> u8 {
+    let mut stable = p | o;
+    for x in (0..8).filter(|&x| (p | o) >> x & 1 == 0) {
+        let by_p = line_flips(p, o, x);
+        let by_o = line_flips(o, p, x);
+        let after_p = fuller[(p | 1 << x | by_p) as usize][(o & !by_p) as usize];
+        let after_o = fuller[(p & !by_o) as usize][(o | 1 << x | by_o) as usize];
+        stable &= !by_p & after_p & !by_o & after_o;
+    }
+    stable
+}
+
+/// The discs of `o` flipped along a line of 8 when `p` puts a disc on square `x`.
+fn line_flips(p: u8, o: u8, x: u32) -> u8 {
+    let mut flipped = 0;
+    for step in [1i32, -1] {
+        let (mut i, mut run) = (x as i32 + step, 0u8);
+        while (0..8).contains(&i) && o >> i & 1 == 1 {
+            run |= 1 << i;
+            i += step;
+        }
+        if (0..8).contains(&i) && p >> i & 1 == 1 {
+            flipped |= run;
+        }
+    }
+    flipped
 }
 
 #[cfg(test)]
@@ -96,6 +183,51 @@ mod tests {
             }
         }
         out
+    }
+
+    /// Whether the disc on square `x` of the line (p, o) keeps its colour through every
+    /// sequence of placements, explored one sequence at a time.
+    fn keeps_colour(p: u8, o: u8, x: u32) -> bool {
+        let colour = p >> x & 1;
+        (0..8).filter(|&y| (p | o) >> y & 1 == 0).all(|y| {
+            [true, false].iter().all(|&by_p| {
+                let (mover, other) = if by_p { (p, o) } else { (o, p) };
+                let f = line_flips(mover, other, y);
+                let (mover, other) = (mover | 1 << y | f, other & !f);
+                let (np, no) = if by_p { (mover, other) } else { (other, mover) };
+                np >> x & 1 == colour && keeps_colour(np, no, x)
+            })
+        })
+    }
+
+    #[test]
+    fn edge_table_matches_every_continuation_of_the_line() {
+        // Every line with at most 5 empties, and lines with more that hold few discs.
+        for p in 0..=255u8 {
+            for o in (0..=255u8).filter(|&o| p & o == 0) {
+                if (p | o).count_zeros() > 5 && (p | o).count_ones() > 1 {
+                    continue;
+                }
+                let expected = (0..8)
+                    .filter(|&x| (p | o) >> x & 1 == 1 && keeps_colour(p, o, x))
+                    .fold(0u8, |acc, x| acc | 1 << x);
+                assert_eq!(
+                    EDGE_STABLE[p as usize][o as usize], expected,
+                    "{p:08b} {o:08b}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn file_bytes_round_trip() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            assert_eq!(FILE_FROM_BYTE[file_byte(x)], x & FILE_A);
+        }
     }
 
     #[test]
