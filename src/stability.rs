@@ -158,6 +158,7 @@ fn line_flips(p: u8, o: u8, x: u32) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
 
     /// Full lines read square by square: walk each axis both ways to the edge.
     fn reference_full_lines(occupied: u64) -> [u64; 4] {
@@ -221,24 +222,17 @@ mod tests {
 
     #[test]
     fn file_bytes_round_trip() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = Rng::new(7);
         for _ in 0..10_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.bits();
             assert_eq!(FILE_FROM_BYTE[file_byte(x)], x & FILE_A);
         }
     }
 
     #[test]
     fn full_lines_match_a_square_by_square_reading() {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = Rng::new(1);
+        let mut next = || rng.bits();
         for _ in 0..20_000 {
             // Dense boards, so that many lines are full, and a few sparse ones.
             let occupied = next() | next() | next() | (next() & next());

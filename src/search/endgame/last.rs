@@ -351,6 +351,7 @@ pub fn stability_bound(p: u64, o: u64, alpha: i32) -> Option<i32> {
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::rng::Rng;
 
     /// Flips counted by making the move on the board.
     fn reference_last_flips(p: u64, sq: u32) -> u32 {
@@ -360,11 +361,9 @@ mod tests {
 
     #[test]
     fn last_flip_count_matches_the_flips_of_the_move() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = Rng::new(3);
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.bits();
             for sq in [0, 7, 9, 18, 27, 36, 45, 56, 63, (x >> 58) as u32] {
                 let p = x & !(1u64 << sq);
                 assert_eq!(
