@@ -35,9 +35,9 @@ impl Searcher<'_> {
             return self.pass_or_end(b, |s, p| -s.pvs(p, depth, -beta, -alpha));
         }
         let hash_move = self.tt.probe(b).map_or(NO_MOVE, |p| p.best);
-        let list = self.midgame_moves(b, moves, hash_move, depth);
+        let mut list = self.midgame_moves(b, moves, hash_move, depth);
         let node = Node::Midgame { depth, pv: true };
-        let Some((best, best_sq)) = self.move_loop(b, list, (alpha, beta), node) else {
+        let Some((best, best_sq)) = self.move_loop(b, &mut list, (alpha, beta), node) else {
             return 0;
         };
         self.tt.store(b, depth as u8, alpha, beta, best, best_sq);
@@ -52,7 +52,7 @@ impl Searcher<'_> {
     pub(crate) fn move_loop(
         &mut self,
         b: &Board,
-        mut list: MoveList,
+        list: &mut MoveList,
         (mut alpha, beta): (i32, i32),
         node: Node,
     ) -> Option<(i32, u8)> {
@@ -130,14 +130,20 @@ impl Searcher<'_> {
         &mut self,
         b: &Board,
         node: Node,
-        list: MoveList,
+        list: &MoveList,
         window: (i32, i32),
         best: (i32, u8),
     ) -> Option<(i32, u8)> {
         let pool = self.shared.pool.as_ref()?;
         let parent = self.chain.last().cloned();
         let position = (*b, node, self.level);
-        let sp = Arc::new(SplitPoint::new(position, window, best, list, parent));
+        let sp = Arc::new(SplitPoint::new(
+            position,
+            window,
+            best,
+            list.clone(),
+            parent,
+        ));
         pool.offer(&sp);
         self.work_at(&sp);
         pool.withdraw(&sp);
@@ -220,9 +226,9 @@ impl Searcher<'_> {
             }
             hash_move = p.best;
         }
-        let list = self.midgame_moves(b, moves, hash_move, depth);
+        let mut list = self.midgame_moves(b, moves, hash_move, depth);
         let node = Node::Midgame { depth, pv: false };
-        let Some((best, best_sq)) = self.move_loop(b, list, (alpha, alpha + 1), node) else {
+        let Some((best, best_sq)) = self.move_loop(b, &mut list, (alpha, alpha + 1), node) else {
             return 0;
         };
         self.tt

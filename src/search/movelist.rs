@@ -3,7 +3,9 @@
 use crate::board::{flips, Board, Squares};
 
 /// The legal moves of a node with sort keys, handed out best first (a selection sort, which
-/// costs little when an early move cuts off).
+/// costs little when an early move cuts off). Searches borrow it, so that it is not copied
+/// from frame to frame; a split point takes a copy of the moves left.
+#[derive(Clone)]
 pub(crate) struct MoveList {
     moves: [Move; MAX_MOVES],
     len: usize,

@@ -98,7 +98,8 @@ impl Searcher<'_> {
             order_fastest_first(b, &mut list, hash_move);
         }
         self.count_scored(&list);
-        let Some((best, best_sq)) = self.move_loop(b, list, (alpha, beta), Node::Endgame) else {
+        let Some((best, best_sq)) = self.move_loop(b, &mut list, (alpha, beta), Node::Endgame)
+        else {
             return 0;
         };
         if empties >= TABLE_EMPTIES {
