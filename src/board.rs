@@ -150,6 +150,13 @@ pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
         | flips_down(p, o, r[7])
 }
 
+/// The a-file of `x` as a byte, rank k at bit k: the multiply gathers the file's bits, each in
+/// its own byte, into the top byte without carries. Shift `x` right by k first for file k.
+#[inline(always)]
+pub fn file_byte(x: u64) -> usize {
+    ((x & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize
+}
+
 /// Iterates over the set bits of a mask as square indices, lowest first.
 #[derive(Copy, Clone)]
 pub struct Squares(pub u64);

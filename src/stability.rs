@@ -6,6 +6,7 @@
 //! lines of the board come from carry and occluded-fill tricks; each is tested against a plain
 //! reading.
 
+use crate::board::{file_byte, flips};
 use std::sync::LazyLock;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -86,13 +87,6 @@ fn edge_stable(p: u64, o: u64) -> u64 {
     (row_1 | row_8 | file_a | file_h) & p
 }
 
-/// The a-file of `x` as a byte, rank k at bit k: the multiply gathers the file's bits, each in
-/// its own byte, into the top byte without carries.
-#[inline(always)]
-fn file_byte(x: u64) -> usize {
-    ((x & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize
-}
-
 /// `FILE_FROM_BYTE[b]`: bit k of `b` put on the a-file at rank k.
 const FILE_FROM_BYTE: [u64; 256] = {
     let mut t = [0u64; 256];
@@ -139,20 +133,10 @@ fn line_stable(p: u8, o: u8, fuller: &[[u8; 256]; 256]) -> u8 {
     stable
 }
 
-/// The discs of `o` flipped along a line of 8 when `p` puts a disc on square `x`.
+/// The discs of `o` flipped along a line of 8 when `p` puts a disc on square `x`: the line
+/// read as row 1 of an otherwise empty board, where only the row can flip.
 fn line_flips(p: u8, o: u8, x: u32) -> u8 {
-    let mut flipped = 0;
-    for step in [1i32, -1] {
-        let (mut i, mut run) = (x as i32 + step, 0u8);
-        while (0..8).contains(&i) && o >> i & 1 == 1 {
-            run |= 1 << i;
-            i += step;
-        }
-        if (0..8).contains(&i) && p >> i & 1 == 1 {
-            flipped |= run;
-        }
-    }
-    flipped
+    flips(u64::from(p), u64::from(o), x) as u8
 }
 
 #[cfg(test)]

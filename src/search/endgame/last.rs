@@ -6,7 +6,7 @@
 //! move, and adds the positions it visits to `nodes` (one per position with an empty square,
 //! as everywhere in the search).
 
-use crate::board::flips;
+use crate::board::{file_byte, flips};
 use crate::eval::{neighbours, CORNERS};
 use crate::stability::stable_discs;
 
@@ -100,8 +100,7 @@ pub fn last_flip_count(p: u64, sq: u32) -> u32 {
     let (x, y) = ((sq & 7) as usize, (sq >> 3) as usize);
     let (diagonal, anti) = DIAGONALS[sq as usize];
     let row = (p >> (sq & 56)) as u8 as usize;
-    // A file's bits, rank k at bit 8k, gathered by the multiply into the top byte at bit k.
-    let file = (((p >> x) & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize;
+    let file = file_byte(p >> x);
     // A diagonal holds at most one square a row, each in its own file: summing the rows
     // gathers them into one byte indexed by file.
     let gather = |mask: u64| ((p & mask).wrapping_mul(FILE_A) >> 56) as usize;
