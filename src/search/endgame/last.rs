@@ -7,7 +7,7 @@
 //! as everywhere in the search).
 
 use crate::board::{file_byte, flips};
-use crate::eval::{neighbours, CORNERS};
+use crate::eval::neighbours;
 use crate::stability::stable_discs;
 
 /// The most empties [`solve_shallow`] is meant for: deeper, a sorted move list and the table
@@ -244,7 +244,7 @@ fn parity_order_3([a, b, c]: [u32; 3]) -> [u32; 3] {
 
 fn solve_4(p: u64, o: u64, alpha: i32, beta: i32, squares: [u32; 4], nodes: &mut u64) -> i32 {
     *nodes += 1;
-    if let Some(bound) = stability_bound(p, o, alpha) {
+    if let Some(bound) = stability_bound(p, o, alpha, 4) {
         return bound;
     }
     with_pass(p, o, alpha, beta, |p, o, alpha, beta| {
@@ -320,7 +320,7 @@ pub fn solve_shallow(p: u64, o: u64, alpha: i32, beta: i32, parity: u64, nodes: 
         }
         _ => {
             *nodes += 1;
-            if let Some(bound) = stability_bound(p, o, alpha) {
+            if let Some(bound) = stability_bound(p, o, alpha, 5) {
                 return bound;
             }
             with_pass(p, o, alpha, beta, |p, o, alpha, beta| {
@@ -335,11 +335,14 @@ pub fn solve_shallow(p: u64, o: u64, alpha: i32, beta: i32, parity: u64, nodes: 
 }
 
 /// An upper bound on the player's score from the opponent's stable discs, when it is already
-/// no better than `alpha` (so the node fails low without a search).
+/// no better than `alpha` (so the node fails low without a search). Stable discs are looked
+/// for only when alpha is high for the `empties` left (at least twice their number, as in
+/// Edax), where enough of them are likely; corners are not required, as discs on four full
+/// lines are stable too, and wide-score positions have many.
 #[inline]
-pub fn stability_bound(p: u64, o: u64, alpha: i32) -> Option<i32> {
+pub fn stability_bound(p: u64, o: u64, alpha: i32, empties: u32) -> Option<i32> {
     // Every opponent disc stable would still leave the player above alpha: nothing to gain.
-    if o & CORNERS == 0 || 64 - 2 * (o.count_ones() as i32) > alpha {
+    if alpha < 2 * empties as i32 || 64 - 2 * (o.count_ones() as i32) > alpha {
         return None;
     }
     let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;

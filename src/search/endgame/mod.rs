@@ -59,7 +59,7 @@ impl Searcher<'_> {
                 -self.solve(&passed, -beta, -alpha)
             };
         }
-        if let Some(bound) = stability_bound(b.player, b.opponent, alpha) {
+        if let Some(bound) = stability_bound(b.player, b.opponent, alpha, b.empty_count()) {
             return bound;
         }
         let empties = b.empty_count();
