@@ -7,6 +7,9 @@
 
 use std::fmt;
 
+#[cfg(target_feature = "avx2")]
+mod simd;
+
 /// Squares on files b..g: a disc there can be stepped over sideways without wrapping a row.
 const NOT_EDGE_FILES: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 
@@ -62,6 +65,17 @@ fn moves_along(p: u64, mask: u64, dir: u32) -> u64 {
 /// The legal moves of `p` against `o` as a bit mask.
 #[inline]
 pub fn legal_moves(p: u64, o: u64) -> u64 {
+    #[cfg(target_feature = "avx2")]
+    return simd::legal_moves(p, o);
+    #[cfg(not(target_feature = "avx2"))]
+    return legal_moves_portable(p, o);
+}
+
+/// [`legal_moves`] on plain 64-bit words: what processors without AVX2 run, and the reference
+/// the vector version is tested against.
+#[cfg_attr(target_feature = "avx2", allow(dead_code))]
+#[inline]
+fn legal_moves_portable(p: u64, o: u64) -> u64 {
     // Sideways runs may only pass through discs off the a- and h-files; vertical ones cannot wrap.
     let inner = o & NOT_EDGE_FILES;
     (moves_along(p, inner, 1)
@@ -139,6 +153,20 @@ fn flips_down(p: u64, o: u64, mask: u64) -> u64 {
 /// The discs of `o` flipped when `p` plays on `sq` (empty when the move is illegal).
 #[inline]
 pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+    #[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
+    return simd::flips(p, o, sq);
+    #[cfg(not(all(target_feature = "avx512vl", target_feature = "avx512cd")))]
+    return flips_portable(p, o, sq);
+}
+
+/// [`flips`] ray by ray on plain 64-bit words: what processors without AVX-512 run, and the
+/// reference the vector version is tested against.
+#[cfg_attr(
+    all(target_feature = "avx512vl", target_feature = "avx512cd"),
+    allow(dead_code)
+)]
+#[inline]
+fn flips_portable(p: u64, o: u64, sq: u32) -> u64 {
     let r = &RAYS[sq as usize];
     flips_up(p, o, r[0])
         | flips_up(p, o, r[1])
