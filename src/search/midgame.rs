@@ -5,7 +5,7 @@
 use super::movelist::MoveList;
 use super::parallel::{Node, SplitPoint};
 use super::{disc_window, ExactSolver, Searcher, INFINITY, MAX_SCORE};
-use crate::board::Board;
+use crate::board::{flips, Board, Squares};
 use crate::eval::{evaluate, DISC};
 use crate::tt::NO_MOVE;
 use std::sync::Arc;
@@ -29,6 +29,9 @@ impl Searcher<'_> {
         }
         if depth <= 0 {
             return evaluate(b).clamp(-MAX_SCORE, MAX_SCORE);
+        }
+        if depth == 1 {
+            return self.search_1(b, alpha, beta);
         }
         let moves = b.moves();
         if moves == 0 {
@@ -210,6 +213,9 @@ impl Searcher<'_> {
         if depth <= 0 {
             return evaluate(b).clamp(-MAX_SCORE, MAX_SCORE);
         }
+        if depth == 1 {
+            return self.search_1(b, alpha, alpha + 1);
+        }
         let moves = b.moves();
         if moves == 0 {
             return self.pass_or_end(b, |s, p| -s.nws(p, depth, -alpha - 1));
@@ -233,6 +239,32 @@ impl Searcher<'_> {
         };
         self.tt
             .store(b, depth as u8, alpha, alpha + 1, best, best_sq);
+        best
+    }
+
+    /// A node one ply from the leaves: the best evaluation after a move, fail-soft on (alpha,
+    /// beta), moves in square order. No table and no move list: probing would cost more than
+    /// the leaves it saves. Each leaf counts as a node, as below a full node.
+    fn search_1(&mut self, b: &Board, alpha: i32, beta: i32) -> i32 {
+        let moves = b.moves();
+        if moves == 0 {
+            return self.pass_or_end(b, |s, p| {
+                s.visit();
+                -s.search_1(p, -beta, -alpha)
+            });
+        }
+        let mut best = -INFINITY;
+        for sq in Squares(moves) {
+            self.visit();
+            let child = b.apply(sq, flips(b.player, b.opponent, sq));
+            let score = -evaluate(&child).clamp(-MAX_SCORE, MAX_SCORE);
+            if score > best {
+                best = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
         best
     }
 
