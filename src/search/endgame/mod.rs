@@ -152,9 +152,9 @@ impl Searcher<'_> {
     /// Far from the end a better order pays for itself: each move is scored by a shallow
     /// midgame search of the position after it (deeper with more empties), plus mobility.
     fn order_by_search(&mut self, b: &Board, list: &mut MoveList, hash_move: u8, empties: u32) {
-        let depth = if empties >= 20 {
+        let depth = if empties >= 17 {
             2
-        } else if empties >= 17 {
+        } else if empties >= 15 {
             1
         } else {
             0
