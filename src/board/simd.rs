@@ -54,11 +54,16 @@ pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
 #[inline]
 fn flips_avx512(p: u64, o: u64, sq: u32) -> u64 {
-    let [up, down] = {
-        let r = &RAYS[sq as usize];
-        // SAFETY: each load reads four of the eight u64 of `r`.
-        unsafe { [0, 4].map(|i| _mm256_loadu_si256(r.as_ptr().add(i).cast::<__m256i>())) }
+    let r = &RAYS[sq as usize];
+    let rays = |i: usize| {
+        _mm256_set_epi64x(
+            r[i + 3] as i64,
+            r[i + 2] as i64,
+            r[i + 1] as i64,
+            r[i] as i64,
+        )
     };
+    let (up, down) = (rays(0), rays(4));
     let pv = _mm256_set1_epi64x(p as i64);
     let ov = _mm256_set1_epi64x(o as i64);
     let one = _mm256_set1_epi64x(1);

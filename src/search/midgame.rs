@@ -1,10 +1,10 @@
 //! The midgame search: principal-variation and null-window nodes on the evaluation, with the
-//! table, and the NegaScout move loop that every node shares, endgame ones included, which
+//! table (but for nodes one ply from the leaves, which go without), and the NegaScout move loop that every node shares, endgame ones included, which
 //! hands a node's younger moves to idle threads (Young Brothers Wait, see [`parallel`]).
 
 use super::movelist::MoveList;
 use super::parallel::{Node, SplitPoint};
-use super::{disc_window, ExactSolver, Searcher, INFINITY, MAX_SCORE};
+use super::{disc_window, ExactSolver, Searcher, INFINITY};
 use crate::board::{flips, Board, Squares};
 use crate::eval::{evaluate, DISC};
 use crate::tt::NO_MOVE;
@@ -28,7 +28,7 @@ impl Searcher<'_> {
             return self.solve_in_midgame(b, alpha, beta);
         }
         if depth <= 0 {
-            return evaluate(b).clamp(-MAX_SCORE, MAX_SCORE);
+            return evaluate(b);
         }
         if depth == 1 {
             return self.search_1(b, alpha, beta);
@@ -211,7 +211,7 @@ impl Searcher<'_> {
             return self.solve_in_midgame(b, alpha, alpha + 1);
         }
         if depth <= 0 {
-            return evaluate(b).clamp(-MAX_SCORE, MAX_SCORE);
+            return evaluate(b);
         }
         if depth == 1 {
             return self.search_1(b, alpha, alpha + 1);
@@ -248,16 +248,13 @@ impl Searcher<'_> {
     fn search_1(&mut self, b: &Board, alpha: i32, beta: i32) -> i32 {
         let moves = b.moves();
         if moves == 0 {
-            return self.pass_or_end(b, |s, p| {
-                s.visit();
-                -s.search_1(p, -beta, -alpha)
-            });
+            return self.pass_or_end(b, |s, p| -s.pvs(p, 1, -beta, -alpha));
         }
         let mut best = -INFINITY;
         for sq in Squares(moves) {
             self.visit();
             let child = b.apply(sq, flips(b.player, b.opponent, sq));
-            let score = -evaluate(&child).clamp(-MAX_SCORE, MAX_SCORE);
+            let score = -evaluate(&child);
             if score > best {
                 best = score;
                 if score >= beta {

@@ -283,7 +283,8 @@ pub fn odd_quadrants(empties: u64) -> u64 {
 pub fn solve_shallow(p: u64, o: u64, alpha: i32, beta: i32, parity: u64, nodes: &mut u64) -> i32 {
     let empties = !(p | o);
     let mut squares = parity_order(empties, parity);
-    match empties.count_ones() {
+    let n = empties.count_ones();
+    match n {
         0 => final_score(p, o),
         1 => {
             *nodes += 1;
@@ -320,7 +321,7 @@ pub fn solve_shallow(p: u64, o: u64, alpha: i32, beta: i32, parity: u64, nodes: 
         }
         _ => {
             *nodes += 1;
-            if let Some(bound) = stability_bound(p, o, alpha, 5) {
+            if let Some(bound) = stability_bound(p, o, alpha, n) {
                 return bound;
             }
             with_pass(p, o, alpha, beta, |p, o, alpha, beta| {

@@ -59,10 +59,10 @@ impl Searcher<'_> {
                 -self.solve(&passed, -beta, -alpha)
             };
         }
-        if let Some(bound) = stability_bound(b.player, b.opponent, alpha, b.empty_count()) {
+        let empties = b.empty_count();
+        if let Some(bound) = stability_bound(b.player, b.opponent, alpha, empties) {
             return bound;
         }
-        let empties = b.empty_count();
         let mut hash_move = NO_MOVE;
         if empties >= TABLE_EMPTIES {
             if let Some(p) = self.tt.probe(b) {
