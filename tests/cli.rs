@@ -1,6 +1,7 @@
 //! The batch subcommands, run through the binary as a user would.
 
 use std::process::{Command, Output};
+use tempfile::TempPath;
 
 fn oxello(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_oxello"))
@@ -15,10 +16,7 @@ const RANDOM22_8: &str = "---O-----XXOX----XXOOX-X-X-XOXXXX-OXXOXX-XOXXXX-OOXXXX
 
 /// Solves a one-line `.obf` file with the given annotations; returns the exit status and output.
 fn solve_with(annotations: &str) -> (bool, String) {
-    let dir = std::env::temp_dir().join(format!("oxello-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!("{}.obf", annotations.len()));
-    std::fs::write(&file, format!("{RANDOM22_8}; {annotations}\n")).unwrap();
+    let file = temp_file(format!("{RANDOM22_8}; {annotations}\n").as_bytes());
     let out = oxello(&["solve", file.to_str().unwrap()]);
     (
         out.status.success(),
@@ -80,8 +78,7 @@ fn analyze_takes_options_after_the_position() {
 
 #[test]
 fn cli_errors_have_a_message_and_a_failing_exit() {
-    let empty = std::env::temp_dir().join(format!("oxello-empty-{}.obf", std::process::id()));
-    std::fs::write(&empty, "% nothing but a comment\n").unwrap();
+    let empty = temp_file(b"% nothing but a comment\n");
     let cases: [(&[&str], &str); 7] = [
         (&["analyze", START, "--lines", "0"], "1..=32"),
         (&["analyze", START, "--lines", "99"], "1..=32"),
@@ -175,13 +172,11 @@ fn a_closed_pipe_ends_a_batch_job_without_a_panic() {
     assert!(done.status.success() && !err.contains("panicked"), "{err}");
 }
 
-/// Writes `bytes` to a temporary file and returns its path.
-fn temp_file(name: &str, bytes: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("oxello-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path.to_str().unwrap().to_string()
+/// A temporary file holding `bytes`, removed when the returned path is dropped.
+fn temp_file(bytes: &[u8]) -> TempPath {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    std::io::Write::write_all(&mut file, bytes).unwrap();
+    file.into_temp_path()
 }
 
 #[test]
@@ -193,29 +188,17 @@ fn eval_file_refuses_a_wrong_or_corrupt_file_and_takes_a_good_one() {
     .unwrap();
     let mut corrupt = good.clone();
     corrupt[40_000] ^= 0x10;
+    let text = temp_file(b"not weights at all, but long enough to have a header");
+    let short = temp_file(&good[..good.len() / 2]);
+    let corrupt = temp_file(&corrupt);
     let cases = [
-        (
-            "missing",
-            "/nonexistent/weights.bin".to_string(),
-            "No such file",
-        ),
-        (
-            "text",
-            temp_file(
-                "text.bin",
-                b"not weights at all, but long enough to have a header",
-            ),
-            "bad magic",
-        ),
-        (
-            "short",
-            temp_file("short.bin", &good[..good.len() / 2]),
-            "truncated",
-        ),
-        ("corrupt", temp_file("corrupt.bin", &corrupt), "corrupt"),
+        ("missing", "/nonexistent/weights.bin", "No such file"),
+        ("text", text.to_str().unwrap(), "bad magic"),
+        ("short", short.to_str().unwrap(), "truncated"),
+        ("corrupt", corrupt.to_str().unwrap(), "corrupt"),
     ];
     for (what, path, message) in cases {
-        let (ok, out, err) = run(&["--eval-file", &path, "analyze", START, "--depth", "2"]);
+        let (ok, out, err) = run(&["--eval-file", path, "analyze", START, "--depth", "2"]);
         assert!(!ok, "{what}: {out}");
         assert!(out.is_empty(), "{what}: {out}");
         assert!(
@@ -225,10 +208,10 @@ fn eval_file_refuses_a_wrong_or_corrupt_file_and_takes_a_good_one() {
         assert!(err.contains(message), "{what}: {err}");
     }
     // The same weights from a file work as the built-in ones, to the same search.
-    let copy = temp_file("copy.bin", &good);
+    let copy = temp_file(&good);
     let (ok, from_file, err) = run(&[
         "--eval-file",
-        &copy,
+        copy.to_str().unwrap(),
         "analyze",
         START,
         "--depth",

@@ -74,7 +74,8 @@ fn ggf_moves(record: &str) -> Vec<(Color, Option<u32>)> {
 
 #[test]
 fn self_play_match_records_replay_and_colours_swap() {
-    let ggf = std::env::temp_dir().join(format!("oxello-match-{}.ggf", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let ggf = dir.path().join("match.ggf");
     let engine = format!("{} --depth 3 --hash 4", oxello());
     let json = run_match(&[
         "--engine",
@@ -98,7 +99,6 @@ fn self_play_match_records_replay_and_colours_swap() {
     assert!(json.contains("\"games\":8"), "{json}");
     assert!(json.contains("\"forfeits\":[]"), "{json}");
     let text = std::fs::read_to_string(&ggf).unwrap();
-    let _ = std::fs::remove_file(&ggf);
     let records: Vec<&str> = text.lines().collect();
     assert_eq!(records.len(), 8);
     let openings: Vec<String> = common::data("openings-8.txt")
@@ -187,7 +187,8 @@ fn a_malformed_move_loses() {
 
 #[test]
 fn an_engine_that_exits_loses_and_is_restarted() {
-    let log = std::env::temp_dir().join(format!("oxello-exits-{}.log", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("exits.log");
     let log_path = log.to_str().unwrap();
     assert_lost_both(
         &broken_match_with_env("exits.sh", &[], &[("BROKEN_LOG", log_path)]),
@@ -197,7 +198,6 @@ fn an_engine_that_exits_loses_and_is_restarted() {
         .unwrap_or_default()
         .lines()
         .count();
-    let _ = std::fs::remove_file(&log);
     // Once for the set-up check, then once for each game.
     assert_eq!(
         starts, 3,
@@ -260,16 +260,10 @@ fn bad_arguments_fail_cleanly() {
     assert!(!out.status.success());
 }
 
-/// A temporary file path for one test.
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("oxello-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
 #[test]
 fn a_missing_engine_is_a_setup_error_before_any_game() {
-    let ggf = temp("missing.ggf");
+    let dir = tempfile::tempdir().unwrap();
+    let ggf = dir.path().join("missing.ggf");
     let out = Command::new(oxello())
         .args([
             "match",
@@ -311,7 +305,8 @@ fn logged_engine(log: &std::path::Path, args: &str) -> String {
 
 #[test]
 fn a_clocked_engine_plays_an_unclocked_one_with_whole_second_time_left() {
-    let (clocked, unclocked) = (temp("clocked.log"), temp("unclocked.log"));
+    let dir = tempfile::tempdir().unwrap();
+    let (clocked, unclocked) = (dir.path().join("clocked.log"), dir.path().join("unclocked.log"));
     let json = run_match(&[
         "--engine",
         &logged_engine(&clocked, ""),

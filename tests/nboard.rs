@@ -393,9 +393,8 @@ fn analyze_gives_every_position_and_the_solver_values_at_the_end() {
     e.finish();
 
     // The last 14 plies against `oxello solve` on the same positions.
-    let dir = std::env::temp_dir().join(format!("oxello-nboard-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("end.obf");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("end.obf");
     let tail: Vec<usize> = (last - 14..=last).collect();
     let obf: String = tail
         .iter()

@@ -6,16 +6,8 @@ use oxello::board::{Board, Color};
 use oxello::symmetry::canonical;
 use oxello::training::record::{parse_records, Label, Record};
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oxello-selfplay-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    let _ = std::fs::remove_file(&path);
-    path
-}
 
 fn selfplay(out: &Path, args: &[&str]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_oxello"))
@@ -62,7 +54,8 @@ const SMALL_RUN: [&str; 8] = [
 
 #[test]
 fn exact_labels_are_minimax_values_and_a_run_is_reproducible() {
-    let (one, two) = (temp("one.txt"), temp("two.txt"));
+    let dir = tempfile::tempdir().unwrap();
+    let (one, two) = (dir.path().join("one.txt"), dir.path().join("two.txt"));
     selfplay(&one, &[&SMALL_RUN[..], &["--threads", "1"]].concat());
     selfplay(&two, &[&SMALL_RUN[..], &["--threads", "2"]].concat());
     let text = std::fs::read_to_string(&one).unwrap();
@@ -106,7 +99,8 @@ fn exact_labels_are_minimax_values_and_a_run_is_reproducible() {
 
 #[test]
 fn a_rerun_appends_nothing_new_and_a_cut_line_is_repaired() {
-    let out = temp("append.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("append.txt");
     selfplay(&out, &SMALL_RUN);
     let full = std::fs::read_to_string(&out).unwrap();
     // A run killed while writing leaves half a line behind.
@@ -118,7 +112,8 @@ fn a_rerun_appends_nothing_new_and_a_cut_line_is_repaired() {
 
 #[test]
 fn excluded_games_leave_no_position_behind() {
-    let games = temp("games.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.txt");
     std::fs::write(
         &games,
         "# two WTHOR-style lines and one that is not a game\n\
@@ -127,7 +122,7 @@ fn excluded_games_leave_no_position_behind() {
          not a game\n",
     )
     .unwrap();
-    let out = temp("excluded.txt");
+    let out = dir.path().join("excluded.txt");
     let args = [
         "--games-file",
         games.to_str().unwrap(),
@@ -142,7 +137,7 @@ fn excluded_games_leave_no_position_behind() {
         labelled.len()
     );
 
-    let again = temp("excluded-again.txt");
+    let again = dir.path().join("excluded-again.txt");
     selfplay(
         &again,
         &[&args[..], &["--exclude", games.to_str().unwrap()]].concat(),
@@ -152,12 +147,13 @@ fn excluded_games_leave_no_position_behind() {
 
 #[test]
 fn bad_arguments_are_errors_without_output() {
+    let dir = tempfile::tempdir().unwrap();
     for bad in [
         &["--random-plies", "9-3"][..],
         &["--temperature=-1"],
         &["--games-file", "/nonexistent/games.txt"],
     ] {
-        let out = temp("bad.txt");
+        let out = dir.path().join("bad.txt");
         let output = Command::new(env!("CARGO_BIN_EXE_oxello"))
             .args(["selfplay", "--out", out.to_str().unwrap()])
             .args(bad)
