@@ -4,13 +4,13 @@ use crate::board::Board;
 
 /// Mirrors rows: row 1 <-> row 8 (each byte is one row, so this is a byte swap).
 #[inline]
-pub fn flip_vertical(x: u64) -> u64 {
+pub const fn flip_vertical(x: u64) -> u64 {
     x.swap_bytes()
 }
 
 /// Mirrors files: a <-> h (reverses the bits inside every byte by swapping 1, 2 then 4 bits).
 #[inline]
-pub fn flip_horizontal(x: u64) -> u64 {
+pub const fn flip_horizontal(x: u64) -> u64 {
     const K1: u64 = 0x5555_5555_5555_5555;
     const K2: u64 = 0x3333_3333_3333_3333;
     const K4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
@@ -22,7 +22,7 @@ pub fn flip_horizontal(x: u64) -> u64 {
 /// Mirrors on the a1-h8 diagonal: (file, row) <-> (row, file), by swapping 4x4, 2x2 then 1x1
 /// blocks with delta swaps.
 #[inline]
-pub fn flip_diagonal(x: u64) -> u64 {
+pub const fn flip_diagonal(x: u64) -> u64 {
     const K1: u64 = 0x5500_5500_5500_5500;
     const K2: u64 = 0x3333_0000_3333_0000;
     const K4: u64 = 0x0F0F_0F0F_0000_0000;
@@ -53,7 +53,7 @@ pub fn flip_anti_diagonal(x: u64) -> u64 {
 /// Applies symmetry `s` (0..8) to one bitboard: bit 0 mirrors files, bit 1 mirrors rows,
 /// bit 2 transposes first. 0 is the identity.
 #[inline]
-pub fn transform(x: u64, s: usize) -> u64 {
+pub const fn transform(x: u64, s: usize) -> u64 {
     let x = if s & 4 != 0 { flip_diagonal(x) } else { x };
     let x = if s & 2 != 0 { flip_vertical(x) } else { x };
     if s & 1 != 0 {
@@ -69,7 +69,7 @@ pub fn transform_board(b: &Board, s: usize) -> Board {
 }
 
 /// Where square `sq` goes under symmetry `s`.
-pub fn transform_square(sq: u32, s: usize) -> u32 {
+pub const fn transform_square(sq: u32, s: usize) -> u32 {
     transform(1u64 << sq, s).trailing_zeros()
 }
 

@@ -2,10 +2,11 @@
 //! index, and stable discs (which must survive any continuation of the game); the weights
 //! file's checks; the symmetry of the evaluation.
 
+use oxello::board::flips;
 use oxello::board::{Board, Squares};
-use oxello::eval::patterns::{indices, Shape, INSTANCES, OFFSETS, SHAPES};
+use oxello::eval::patterns::{after_move, indices, Shape, INSTANCES, OFFSETS, SHAPES};
 use oxello::eval::weights::{checksum, Weights, WeightsError, PHASES, WEIGHTS_PER_PHASE};
-use oxello::eval::{evaluate, neighbours};
+use oxello::eval::{evaluate, neighbours, Children};
 use oxello::stability::stable_discs;
 use oxello::symmetry::transform_square;
 use proptest::prelude::*;
@@ -151,6 +152,19 @@ proptest! {
     fn pattern_indices_match_a_plain_reading_of_their_squares(seed in any::<u64>(), plies in 0u32..60) {
         let b = random_walk(Board::START, seed | 1, plies);
         prop_assert_eq!(indices(&b).to_vec(), reference_indices(&b));
+    }
+
+    #[test]
+    fn indices_carried_over_a_move_match_a_plain_reading(seed in any::<u64>(), plies in 0u32..59) {
+        let b = random_walk(Board::START, seed | 1, plies);
+        let passed = indices(&b.pass());
+        let children = Children::of(&b);
+        for sq in Squares(b.moves()) {
+            let flipped = flips(b.player, b.opponent, sq);
+            let child = b.apply(sq, flipped);
+            prop_assert_eq!(after_move(&passed, sq, flipped).to_vec(), reference_indices(&child));
+            prop_assert_eq!(children.evaluate(sq, &child), evaluate(&child));
+        }
     }
 
     #[test]

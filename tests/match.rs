@@ -306,7 +306,10 @@ fn logged_engine(log: &std::path::Path, args: &str) -> String {
 #[test]
 fn a_clocked_engine_plays_an_unclocked_one_with_whole_second_time_left() {
     let dir = tempfile::tempdir().unwrap();
-    let (clocked, unclocked) = (dir.path().join("clocked.log"), dir.path().join("unclocked.log"));
+    let (clocked, unclocked) = (
+        dir.path().join("clocked.log"),
+        dir.path().join("unclocked.log"),
+    );
     let json = run_match(&[
         "--engine",
         &logged_engine(&clocked, ""),

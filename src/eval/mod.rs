@@ -81,11 +81,45 @@ pub fn scalar_features(b: &Board) -> [i32; SCALAR_FEATURES] {
 #[inline]
 pub fn evaluate(b: &Board) -> i32 {
     let w = active().phase((b.empty_count() / PHASE_WIDTH) as usize);
+    weigh(b, w, &patterns::indices(b))
+}
+
+/// Evaluates the children of one board, carrying its pattern indices over each move
+/// ([`patterns::after_move`]) instead of reading each child's afresh: cheaper as soon as a
+/// node evaluates two children. The scores are [`evaluate`]'s.
+pub struct Children {
+    parent: Board,
+    /// The parent's indices read from its opponent's side: the children's side to move.
+    indices: [u32; patterns::INSTANCES],
+}
+
+impl Children {
+    #[inline]
+    pub fn of(parent: &Board) -> Children {
+        Children {
+            parent: *parent,
+            indices: patterns::indices(&parent.pass()),
+        }
+    }
+
+    /// [`evaluate`] of `child`, the parent after its move on `sq`.
+    #[inline]
+    pub fn evaluate(&self, sq: u32, child: &Board) -> i32 {
+        // What the child's side to move lost to the move.
+        let flipped = child.player ^ self.parent.opponent;
+        let w = active().phase((child.empty_count() / PHASE_WIDTH) as usize);
+        weigh(child, w, &patterns::after_move(&self.indices, sq, flipped))
+    }
+}
+
+/// The weights `w` of `indices` and of `b`'s scalar features, summed.
+#[inline(always)]
+fn weigh(b: &Board, w: &[i16], indices: &[u32; patterns::INSTANCES]) -> i32 {
     let scalars = scalar_features(b)
         .iter()
         .zip(&w[BIAS + 1..])
         .fold(i32::from(w[BIAS]), |acc, (&f, &wf)| acc + f * i32::from(wf));
-    let sum = patterns::indices(b)
+    let sum = indices
         .iter()
         .fold(scalars, |acc, &i| acc + i32::from(w[i as usize]));
     // Within the scores of a finished game: the search's bounds rely on it.

@@ -8,10 +8,11 @@
 //!
 //! Indices come from bit tricks on the 8 turned boards: contiguous bits for rows and the
 //! corner blocks, a multiplication for the diagonals, then a table turns the bits of each side
-//! into base 3. `tests/eval.rs` checks every instance against a plain reading of its squares.
+//! into base 3. A child's indices can instead come from its parent's, square by square
+//! ([`after_move`]). `tests/eval.rs` checks both against a plain reading of the squares.
 
-use crate::board::Board;
-use crate::symmetry::{flip_diagonal, flip_horizontal, flip_vertical};
+use crate::board::{Board, Squares};
+use crate::symmetry::{flip_diagonal, flip_horizontal, flip_vertical, transform_square};
 
 /// A pattern shape: its name, its squares in the a1 orientation, the symmetries that give its
 /// instances, and the reading order of its mirror image (the same squares reflected onto
@@ -218,4 +219,73 @@ pub fn indices(b: &Board) -> [u32; INSTANCES] {
         9: [0, 1, 2, 4],
         10: [0, 1, 2, 4]
     )
+}
+
+/// A square's digit in one instance's index: the instance (its place in [`indices`]) and the
+/// digit's value, a power of 3.
+#[derive(Copy, Clone)]
+struct Digit {
+    instance: u8,
+    power: u16,
+}
+
+/// The most instances one square belongs to.
+const MOST_DIGITS: usize = 8;
+
+/// Each square's digits, in [`indices`]'s order, and how many there are.
+const SQUARE_DIGITS: [([Digit; MOST_DIGITS], usize); 64] = {
+    let none = Digit {
+        instance: 0,
+        power: 0,
+    };
+    let mut table = [([none; MOST_DIGITS], 0); 64];
+    let (mut shape, mut instance) = (0, 0);
+    while shape < SHAPES.len() {
+        let def = &SHAPES[shape];
+        let mut s = 0;
+        while s < def.symmetries.len() {
+            let (mut i, mut power) = (0, 1);
+            while i < def.squares.len() {
+                let name = def.squares[i].as_bytes();
+                let target = ((name[1] - b'1') * 8 + (name[0] - b'a')) as u32;
+                // The board square that the instance's symmetry brings onto the shape's square.
+                let mut sq = 0;
+                while transform_square(sq, def.symmetries[s]) != target {
+                    sq += 1;
+                }
+                let (digits, count) = &mut table[sq as usize];
+                digits[*count] = Digit {
+                    instance: instance as u8,
+                    power,
+                };
+                *count += 1;
+                i += 1;
+                power *= 3;
+            }
+            s += 1;
+            instance += 1;
+        }
+        shape += 1;
+    }
+    table
+};
+
+/// The indices of a child board, from the indices of its parent read from the parent's
+/// opponent's side (the parent with the turn passed), who moves next in the child: `sq` goes
+/// from empty to the parent's side to move (the child's opponent), and each square of
+/// `flipped` from the child's side to move to its opponent.
+#[inline]
+pub fn after_move(indices: &[u32; INSTANCES], sq: u32, flipped: u64) -> [u32; INSTANCES] {
+    let mut next = *indices;
+    let (digits, count) = &SQUARE_DIGITS[sq as usize];
+    for d in &digits[..*count] {
+        next[d.instance as usize] += 2 * u32::from(d.power);
+    }
+    for f in Squares(flipped) {
+        let (digits, count) = &SQUARE_DIGITS[f as usize];
+        for d in &digits[..*count] {
+            next[d.instance as usize] += u32::from(d.power);
+        }
+    }
+    next
 }

@@ -6,7 +6,7 @@ use super::movelist::MoveList;
 use super::parallel::{Node, SplitPoint};
 use super::{disc_window, ExactSolver, Searcher, INFINITY};
 use crate::board::{flips, Board, Squares};
-use crate::eval::{evaluate, DISC};
+use crate::eval::{evaluate, Children, DISC};
 use crate::tt::NO_MOVE;
 use std::sync::Arc;
 
@@ -251,10 +251,11 @@ impl Searcher<'_> {
             return self.pass_or_end(b, |s, p| -s.pvs(p, 1, -beta, -alpha));
         }
         let mut best = -INFINITY;
+        let children = Children::of(b);
         for sq in Squares(moves) {
             self.visit();
             let child = b.apply(sq, flips(b.player, b.opponent, sq));
-            let score = -evaluate(&child);
+            let score = -children.evaluate(sq, &child);
             if score > best {
                 best = score;
                 if score >= beta {
@@ -292,11 +293,12 @@ impl Searcher<'_> {
     /// move (a one-ply search, each child counted as a node); at depth 1 the leaves are cheap
     /// and order matters less.
     fn midgame_moves(&mut self, b: &Board, moves: u64, hash_move: u8, depth: i32) -> MoveList {
+        let children = (depth >= 2).then(|| Children::of(b));
         let list = MoveList::new(b, moves, |sq, child| {
             if sq as u8 == hash_move {
                 i32::MAX
-            } else if depth >= 2 {
-                -evaluate(child)
+            } else if let Some(children) = &children {
+                -children.evaluate(sq, child)
             } else {
                 0
             }

@@ -8,7 +8,7 @@ use super::movelist::MoveList;
 use super::parallel::Node;
 use super::{ExactSolver, Searcher, INFINITY};
 use crate::board::{legal_moves, Board};
-use crate::eval::{neighbours, CORNERS, DISC};
+use crate::eval::{neighbours, Children, CORNERS, DISC};
 use crate::tt::{endgame_depth, endgame_level, EXACT_LEVEL, LEVELS, NO_MOVE};
 use last::{odd_quadrants, solve_shallow, stability_bound};
 
@@ -159,11 +159,19 @@ impl Searcher<'_> {
         } else {
             0
         };
+        let children = (depth == 0).then(|| Children::of(b));
         list.key(b, |sq, child| {
             if sq as u8 == hash_move {
                 return i32::MAX;
             }
-            -self.pvs(child, depth, -INFINITY, INFINITY) - 4 * DISC * weighted_replies(child)
+            let score = match &children {
+                Some(children) => {
+                    self.visit();
+                    children.evaluate(sq, child)
+                }
+                None => self.pvs(child, depth, -INFINITY, INFINITY),
+            };
+            -score - 4 * DISC * weighted_replies(child)
         });
     }
 }
