@@ -4,7 +4,9 @@
 
 use oxello::board::flips;
 use oxello::board::{Board, Squares};
-use oxello::eval::patterns::{after_move, indices, Shape, INSTANCES, OFFSETS, SHAPES};
+use oxello::eval::patterns::{
+    after_move, carried, indices, Shape, INSTANCES, INSTANCE_OFFSETS, OFFSETS, SHAPES,
+};
 use oxello::eval::weights::{checksum, Weights, WeightsError, PHASES, WEIGHTS_PER_PHASE};
 use oxello::eval::{evaluate, neighbours, Children};
 use oxello::stability::stable_discs;
@@ -157,12 +159,16 @@ proptest! {
     #[test]
     fn indices_carried_over_a_move_match_a_plain_reading(seed in any::<u64>(), plies in 0u32..59) {
         let b = random_walk(Board::START, seed | 1, plies);
-        let passed = indices(&b.pass());
+        let passed = carried(&b.pass());
         let children = Children::of(&b);
         for sq in Squares(b.moves()) {
             let flipped = flips(b.player, b.opponent, sq);
             let child = b.apply(sq, flipped);
-            prop_assert_eq!(after_move(&passed, sq, flipped).to_vec(), reference_indices(&child));
+            let lanes = after_move(&passed, sq, flipped);
+            let carried: Vec<u32> =
+                lanes.iter().zip(INSTANCE_OFFSETS).map(|(&l, o)| o + u32::from(l)).collect();
+            prop_assert_eq!(carried, reference_indices(&child));
+            prop_assert!(lanes[INSTANCES..].iter().all(|&l| l == 0));
             prop_assert_eq!(children.evaluate(sq, &child), evaluate(&child));
         }
     }

@@ -81,7 +81,7 @@ pub fn scalar_features(b: &Board) -> [i32; SCALAR_FEATURES] {
 #[inline]
 pub fn evaluate(b: &Board) -> i32 {
     let w = active().phase((b.empty_count() / PHASE_WIDTH) as usize);
-    weigh(b, w, &patterns::indices(b))
+    weigh(b, w, patterns::indices(b).into_iter())
 }
 
 /// Evaluates the children of one board, carrying its pattern indices over each move
@@ -90,7 +90,7 @@ pub fn evaluate(b: &Board) -> i32 {
 pub struct Children {
     parent: Board,
     /// The parent's indices read from its opponent's side: the children's side to move.
-    indices: [u32; patterns::INSTANCES],
+    indices: patterns::Carried,
 }
 
 impl Children {
@@ -98,7 +98,7 @@ impl Children {
     pub fn of(parent: &Board) -> Children {
         Children {
             parent: *parent,
-            indices: patterns::indices(&parent.pass()),
+            indices: patterns::carried(&parent.pass()),
         }
     }
 
@@ -108,20 +108,23 @@ impl Children {
         // What the child's side to move lost to the move.
         let flipped = child.player ^ self.parent.opponent;
         let w = active().phase((child.empty_count() / PHASE_WIDTH) as usize);
-        weigh(child, w, &patterns::after_move(&self.indices, sq, flipped))
+        let lanes = patterns::after_move(&self.indices, sq, flipped);
+        let indices = lanes
+            .iter()
+            .zip(patterns::INSTANCE_OFFSETS)
+            .map(|(&lane, offset)| offset + u32::from(lane));
+        weigh(child, w, indices)
     }
 }
 
 /// The weights `w` of `indices` and of `b`'s scalar features, summed.
 #[inline(always)]
-fn weigh(b: &Board, w: &[i16], indices: &[u32; patterns::INSTANCES]) -> i32 {
+fn weigh(b: &Board, w: &[i16], indices: impl Iterator<Item = u32>) -> i32 {
     let scalars = scalar_features(b)
         .iter()
         .zip(&w[BIAS + 1..])
         .fold(i32::from(w[BIAS]), |acc, (&f, &wf)| acc + f * i32::from(wf));
-    let sum = indices
-        .iter()
-        .fold(scalars, |acc, &i| acc + i32::from(w[i as usize]));
+    let sum = indices.fold(scalars, |acc, i| acc + i32::from(w[i as usize]));
     // Within the scores of a finished game: the search's bounds rely on it.
     sum.clamp(-63 * DISC, 63 * DISC)
 }

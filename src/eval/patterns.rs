@@ -221,24 +221,34 @@ pub fn indices(b: &Board) -> [u32; INSTANCES] {
     )
 }
 
-/// A square's digit in one instance's index: the instance (its place in [`indices`]) and the
-/// digit's value, a power of 3.
-#[derive(Copy, Clone)]
-struct Digit {
-    instance: u8,
-    power: u16,
-}
+/// Lanes of a carried index vector ([`Carried`]): the 46 instances and two idle lanes, so
+/// that whole vectors add at once.
+pub const LANES: usize = 48;
 
-/// The most instances one square belongs to.
-const MOST_DIGITS: usize = 8;
+/// Pattern indices without their shapes' offsets, one lane an instance in [`indices`]'s order,
+/// carried from a board to its children by [`after_move`].
+pub type Carried = [u16; LANES];
 
-/// Each square's digits, in [`indices`]'s order, and how many there are.
-const SQUARE_DIGITS: [([Digit; MOST_DIGITS], usize); 64] = {
-    let none = Digit {
-        instance: 0,
-        power: 0,
-    };
-    let mut table = [([none; MOST_DIGITS], 0); 64];
+/// Each instance's shape offset, in [`indices`]'s order.
+pub const INSTANCE_OFFSETS: [u32; INSTANCES] = {
+    let mut offsets = [0; INSTANCES];
+    let (mut shape, mut instance) = (0, 0);
+    while shape < SHAPES.len() {
+        let mut s = 0;
+        while s < SHAPES[shape].symmetries.len() {
+            offsets[instance] = OFFSETS[shape] as u32;
+            s += 1;
+            instance += 1;
+        }
+        shape += 1;
+    }
+    offsets
+};
+
+/// For each square, its digit's value (a power of 3) in every instance that reads it, 0 in
+/// the others.
+const SQUARE_DIGITS: [Carried; 64] = {
+    let mut table = [[0; LANES]; 64];
     let (mut shape, mut instance) = (0, 0);
     while shape < SHAPES.len() {
         let def = &SHAPES[shape];
@@ -253,12 +263,7 @@ const SQUARE_DIGITS: [([Digit; MOST_DIGITS], usize); 64] = {
                 while transform_square(sq, def.symmetries[s]) != target {
                     sq += 1;
                 }
-                let (digits, count) = &mut table[sq as usize];
-                digits[*count] = Digit {
-                    instance: instance as u8,
-                    power,
-                };
-                *count += 1;
+                table[sq as usize][instance] = power;
                 i += 1;
                 power *= 3;
             }
@@ -270,22 +275,35 @@ const SQUARE_DIGITS: [([Digit; MOST_DIGITS], usize); 64] = {
     table
 };
 
+/// `b`'s indices in the carried form.
+#[inline]
+pub fn carried(b: &Board) -> Carried {
+    let mut lanes = [0; LANES];
+    for ((lane, index), offset) in lanes.iter_mut().zip(indices(b)).zip(INSTANCE_OFFSETS) {
+        *lane = (index - offset) as u16;
+    }
+    lanes
+}
+
 /// The indices of a child board, from the indices of its parent read from the parent's
 /// opponent's side (the parent with the turn passed), who moves next in the child: `sq` goes
 /// from empty to the parent's side to move (the child's opponent), and each square of
 /// `flipped` from the child's side to move to its opponent.
 #[inline]
-pub fn after_move(indices: &[u32; INSTANCES], sq: u32, flipped: u64) -> [u32; INSTANCES] {
-    let mut next = *indices;
-    let (digits, count) = &SQUARE_DIGITS[sq as usize];
-    for d in &digits[..*count] {
-        next[d.instance as usize] += 2 * u32::from(d.power);
-    }
+pub fn after_move(parent: &Carried, sq: u32, flipped: u64) -> Carried {
+    let mut next = *parent;
+    add(&mut next, &SQUARE_DIGITS[sq as usize]);
+    add(&mut next, &SQUARE_DIGITS[sq as usize]);
     for f in Squares(flipped) {
-        let (digits, count) = &SQUARE_DIGITS[f as usize];
-        for d in &digits[..*count] {
-            next[d.instance as usize] += u32::from(d.power);
-        }
+        add(&mut next, &SQUARE_DIGITS[f as usize]);
     }
     next
+}
+
+/// Lane-by-lane addition, which the compiler turns into a few vector additions.
+#[inline(always)]
+fn add(lanes: &mut Carried, digits: &Carried) {
+    for (lane, digit) in lanes.iter_mut().zip(digits) {
+        *lane += digit;
+    }
 }
