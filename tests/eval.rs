@@ -2,10 +2,9 @@
 //! index, and stable discs (which must survive any continuation of the game); the weights
 //! file's checks; the symmetry of the evaluation.
 
-use oxello::board::flips;
-use oxello::board::{Board, Squares};
+use oxello::board::{flips, Board, Squares};
 use oxello::eval::patterns::{
-    after_move, carried, indices, Shape, INSTANCES, INSTANCE_OFFSETS, OFFSETS, SHAPES,
+    after_move, carried, indices, offset_indices, Shape, INSTANCES, OFFSETS, SHAPES,
 };
 use oxello::eval::weights::{checksum, Weights, WeightsError, PHASES, WEIGHTS_PER_PHASE};
 use oxello::eval::{evaluate, neighbours, Children};
@@ -165,8 +164,7 @@ proptest! {
             let flipped = flips(b.player, b.opponent, sq);
             let child = b.apply(sq, flipped);
             let lanes = after_move(&passed, sq, flipped);
-            let carried: Vec<u32> =
-                lanes.iter().zip(INSTANCE_OFFSETS).map(|(&l, o)| o + u32::from(l)).collect();
+            let carried: Vec<u32> = offset_indices(&lanes).collect();
             prop_assert_eq!(carried, reference_indices(&child));
             prop_assert!(lanes[INSTANCES..].iter().all(|&l| l == 0));
             prop_assert_eq!(children.evaluate(sq, &child), evaluate(&child));

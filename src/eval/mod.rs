@@ -80,15 +80,15 @@ pub fn scalar_features(b: &Board) -> [i32; SCALAR_FEATURES] {
 /// phase of `b`'s empties.
 #[inline]
 pub fn evaluate(b: &Board) -> i32 {
-    let w = active().phase((b.empty_count() / PHASE_WIDTH) as usize);
-    weigh(b, w, patterns::indices(b).into_iter())
+    weigh(b, patterns::indices(b).into_iter())
 }
 
 /// Evaluates the children of one board, carrying its pattern indices over each move
 /// ([`patterns::after_move`]) instead of reading each child's afresh: cheaper as soon as a
 /// node evaluates two children. The scores are [`evaluate`]'s.
 pub struct Children {
-    parent: Board,
+    /// The parent's opponent's discs: the children's side to move, before the move.
+    opponent: u64,
     /// The parent's indices read from its opponent's side: the children's side to move.
     indices: patterns::Carried,
 }
@@ -97,7 +97,7 @@ impl Children {
     #[inline]
     pub fn of(parent: &Board) -> Children {
         Children {
-            parent: *parent,
+            opponent: parent.opponent,
             indices: patterns::carried(&parent.pass()),
         }
     }
@@ -106,20 +106,16 @@ impl Children {
     #[inline]
     pub fn evaluate(&self, sq: u32, child: &Board) -> i32 {
         // What the child's side to move lost to the move.
-        let flipped = child.player ^ self.parent.opponent;
-        let w = active().phase((child.empty_count() / PHASE_WIDTH) as usize);
+        let flipped = child.player ^ self.opponent;
         let lanes = patterns::after_move(&self.indices, sq, flipped);
-        let indices = lanes
-            .iter()
-            .zip(patterns::INSTANCE_OFFSETS)
-            .map(|(&lane, offset)| offset + u32::from(lane));
-        weigh(child, w, indices)
+        weigh(child, patterns::offset_indices(&lanes))
     }
 }
 
-/// The weights `w` of `indices` and of `b`'s scalar features, summed.
+/// The weights of `b`'s phase for its pattern `indices` and its scalar features, summed.
 #[inline(always)]
-fn weigh(b: &Board, w: &[i16], indices: impl Iterator<Item = u32>) -> i32 {
+fn weigh(b: &Board, indices: impl Iterator<Item = u32>) -> i32 {
+    let w = active().phase((b.empty_count() / PHASE_WIDTH) as usize);
     let scalars = scalar_features(b)
         .iter()
         .zip(&w[BIAS + 1..])

@@ -229,18 +229,29 @@ pub const LANES: usize = 48;
 /// carried from a board to its children by [`after_move`].
 pub type Carried = [u16; LANES];
 
-/// Each instance's shape offset, in [`indices`]'s order.
-pub const INSTANCE_OFFSETS: [u32; INSTANCES] = {
-    let mut offsets = [0; INSTANCES];
+/// Each instance's shape and symmetry, in [`indices`]'s order.
+const INSTANCE_SHAPES: [(usize, usize); INSTANCES] = {
+    let mut instances = [(0, 0); INSTANCES];
     let (mut shape, mut instance) = (0, 0);
     while shape < SHAPES.len() {
         let mut s = 0;
         while s < SHAPES[shape].symmetries.len() {
-            offsets[instance] = OFFSETS[shape] as u32;
+            instances[instance] = (shape, SHAPES[shape].symmetries[s]);
             s += 1;
             instance += 1;
         }
         shape += 1;
+    }
+    instances
+};
+
+/// Each instance's shape offset, in [`indices`]'s order.
+const INSTANCE_OFFSETS: [u32; INSTANCES] = {
+    let mut offsets = [0; INSTANCES];
+    let mut instance = 0;
+    while instance < INSTANCES {
+        offsets[instance] = OFFSETS[INSTANCE_SHAPES[instance].0] as u32;
+        instance += 1;
     }
     offsets
 };
@@ -249,28 +260,25 @@ pub const INSTANCE_OFFSETS: [u32; INSTANCES] = {
 /// the others.
 const SQUARE_DIGITS: [Carried; 64] = {
     let mut table = [[0; LANES]; 64];
-    let (mut shape, mut instance) = (0, 0);
-    while shape < SHAPES.len() {
-        let def = &SHAPES[shape];
-        let mut s = 0;
-        while s < def.symmetries.len() {
-            let (mut i, mut power) = (0, 1);
-            while i < def.squares.len() {
-                let name = def.squares[i].as_bytes();
-                let target = ((name[1] - b'1') * 8 + (name[0] - b'a')) as u32;
-                // The board square that the instance's symmetry brings onto the shape's square.
-                let mut sq = 0;
-                while transform_square(sq, def.symmetries[s]) != target {
-                    sq += 1;
-                }
-                table[sq as usize][instance] = power;
-                i += 1;
-                power *= 3;
+    let mut instance = 0;
+    while instance < INSTANCES {
+        let (shape, symmetry) = INSTANCE_SHAPES[instance];
+        let squares = SHAPES[shape].squares;
+        let (mut i, mut power) = (0, 1);
+        while i < squares.len() {
+            // `notation::parse_square`, which cannot run at compile time.
+            let name = squares[i].as_bytes();
+            let target = ((name[1] - b'1') * 8 + (name[0] - b'a')) as u32;
+            // The board square that the instance's symmetry brings onto the shape's square.
+            let mut sq = 0;
+            while transform_square(sq, symmetry) != target {
+                sq += 1;
             }
-            s += 1;
-            instance += 1;
+            table[sq as usize][instance] = power;
+            i += 1;
+            power *= 3;
         }
-        shape += 1;
+        instance += 1;
     }
     table
 };
@@ -285,6 +293,15 @@ pub fn carried(b: &Board) -> Carried {
     lanes
 }
 
+/// Carried indices back in [`indices`]'s form, shape offsets included.
+#[inline]
+pub fn offset_indices(lanes: &Carried) -> impl Iterator<Item = u32> + '_ {
+    lanes
+        .iter()
+        .zip(INSTANCE_OFFSETS)
+        .map(|(&lane, offset)| offset + u32::from(lane))
+}
+
 /// The indices of a child board, from the indices of its parent read from the parent's
 /// opponent's side (the parent with the turn passed), who moves next in the child: `sq` goes
 /// from empty to the parent's side to move (the child's opponent), and each square of
@@ -292,18 +309,18 @@ pub fn carried(b: &Board) -> Carried {
 #[inline]
 pub fn after_move(parent: &Carried, sq: u32, flipped: u64) -> Carried {
     let mut next = *parent;
-    add(&mut next, &SQUARE_DIGITS[sq as usize]);
-    add(&mut next, &SQUARE_DIGITS[sq as usize]);
+    add(&mut next, &SQUARE_DIGITS[sq as usize], 2);
     for f in Squares(flipped) {
-        add(&mut next, &SQUARE_DIGITS[f as usize]);
+        add(&mut next, &SQUARE_DIGITS[f as usize], 1);
     }
     next
 }
 
-/// Lane-by-lane addition, which the compiler turns into a few vector additions.
+/// Lane-by-lane `lanes += digit * times`, which the compiler turns into a few vector
+/// operations.
 #[inline(always)]
-fn add(lanes: &mut Carried, digits: &Carried) {
+fn add(lanes: &mut Carried, digits: &Carried, times: u16) {
     for (lane, digit) in lanes.iter_mut().zip(digits) {
-        *lane += digit;
+        *lane += digit * times;
     }
 }

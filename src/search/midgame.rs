@@ -1,6 +1,7 @@
 //! The midgame search: principal-variation and null-window nodes on the evaluation, with the
-//! table (but for nodes one ply from the leaves, which go without), and the NegaScout move loop that every node shares, endgame ones included, which
-//! hands a node's younger moves to idle threads (Young Brothers Wait, see [`parallel`]).
+//! table (but for nodes one ply from the leaves, which go without), and the NegaScout move
+//! loop that every node shares, endgame ones included, which hands a node's younger moves to
+//! idle threads (Young Brothers Wait, see [`parallel`]).
 
 use super::movelist::MoveList;
 use super::parallel::{Node, SplitPoint};
