@@ -39,37 +39,78 @@ impl Searcher<'_> {
             return self.pass_or_end(b, |s, p| -s.pvs(p, depth, -beta, -alpha));
         }
         let hash_move = self.tt.probe(b).map_or(NO_MOVE, |p| p.best);
-        let mut list = self.midgame_moves(b, moves, hash_move, depth);
         let node = Node::Midgame { depth, pv: true };
-        let Some((best, best_sq)) = self.move_loop(b, &mut list, (alpha, beta), node) else {
+        let mut list = MoveList::unkeyed(b, moves);
+        let order = |s: &mut Self, list: &mut MoveList| s.order_midgame(b, list, depth);
+        let Some((best, best_sq)) =
+            self.search_moves(b, &mut list, hash_move, (alpha, beta), node, order)
+        else {
             return 0;
         };
         self.tt.store(b, depth as u8, alpha, beta, best, best_sq);
         best
     }
 
+    /// The moves of a node: the hash move first, on its own, then (unless it cut off) the
+    /// others, sorted by `order` and searched by [`Self::move_loop`]. Sorting after the hash
+    /// move spares the ordering's evaluations and shallow searches at every node where it
+    /// cuts off. Returns the best score and move from this node's side, or `None` when the
+    /// search was stopped.
+    #[inline]
+    pub(crate) fn search_moves(
+        &mut self,
+        b: &Board,
+        list: &mut MoveList,
+        hash_move: u8,
+        (alpha, beta): (i32, i32),
+        node: Node,
+        order: impl FnOnce(&mut Self, &mut MoveList),
+    ) -> Option<(i32, u8)> {
+        let first = list.take(hash_move).map(|(sq, f)| {
+            let score = self.child_open(node, &b.apply(sq, f), alpha, beta);
+            (score, sq as u8)
+        });
+        if self.stopped {
+            return None;
+        }
+        if let Some((score, _)) = first {
+            if score >= beta || list.len() == 0 {
+                return first;
+            }
+        }
+        order(self, list);
+        self.move_loop(b, list, (alpha, beta), node, first)
+    }
+
     /// The move loop of a node (NegaScout): the first move with the open window, the others
-    /// with a null window, searched again with the open window when they beat alpha. Once the
-    /// first move is searched, the others may be shared with idle threads (see [`parallel`]).
-    /// Returns the best score and move from this node's side, or `None` when the search was
-    /// stopped.
+    /// with a null window, searched again with the open window when they beat alpha. `first`
+    /// is the first move's result when it was searched already. Once the first move is
+    /// searched, the others may be shared with idle threads (see [`parallel`]).
     pub(crate) fn move_loop(
         &mut self,
         b: &Board,
         list: &mut MoveList,
         (mut alpha, beta): (i32, i32),
         node: Node,
+        first: Option<(i32, u8)>,
     ) -> Option<(i32, u8)> {
-        let (mut best, mut best_sq) = (-INFINITY, NO_MOVE);
-        let mut first = true;
-        while let Some((sq, f)) = list.next_best() {
-            let child = b.apply(sq, f);
-            let score = if first {
-                self.child_open(node, &child, alpha, beta)
-            } else {
-                self.child_null_then_open(node, &child, alpha, beta)
+        let (mut best, mut best_sq) = first.unwrap_or((-INFINITY, NO_MOVE));
+        alpha = alpha.max(best);
+        let mut eldest_done = first.is_some();
+        loop {
+            if eldest_done && list.len() > 0 && self.may_split(b, node) {
+                return self.split(b, node, list, (alpha, beta), (best, best_sq));
+            }
+            let Some((sq, f)) = list.next_best() else {
+                break;
             };
-            first = false;
+            let child = b.apply(sq, f);
+            let score = if eldest_done {
+                self.child_null_then_open(node, &child, alpha, beta)
+            } else {
+                self.child_open(node, &child, alpha, beta)
+            };
+            eldest_done = true;
             if self.stopped {
                 return None;
             }
@@ -80,9 +121,6 @@ impl Searcher<'_> {
                 if score >= beta {
                     break;
                 }
-            }
-            if list.len() > 0 && self.may_split(b, node) {
-                return self.split(b, node, list, (alpha, beta), (best, best_sq));
             }
         }
         Some((best, best_sq))
@@ -233,9 +271,12 @@ impl Searcher<'_> {
             }
             hash_move = p.best;
         }
-        let mut list = self.midgame_moves(b, moves, hash_move, depth);
         let node = Node::Midgame { depth, pv: false };
-        let Some((best, best_sq)) = self.move_loop(b, &mut list, (alpha, alpha + 1), node) else {
+        let mut list = MoveList::unkeyed(b, moves);
+        let order = |s: &mut Self, list: &mut MoveList| s.order_midgame(b, list, depth);
+        let window = (alpha, alpha + 1);
+        let Some((best, best_sq)) = self.search_moves(b, &mut list, hash_move, window, node, order)
+        else {
             return 0;
         };
         self.tt
@@ -290,24 +331,15 @@ impl Searcher<'_> {
 }
 
 impl Searcher<'_> {
-    /// Midgame move ordering: hash move first; from depth 2 on, by the evaluation after the
-    /// move (a one-ply search, each child counted as a node); at depth 1 the leaves are cheap
-    /// and order matters less.
-    fn midgame_moves(&mut self, b: &Board, moves: u64, hash_move: u8, depth: i32) -> MoveList {
-        let children = (depth >= 2).then(|| Children::of(b));
-        let list = MoveList::new(b, moves, |sq, child| {
-            if sq as u8 == hash_move {
-                i32::MAX
-            } else if let Some(children) = &children {
-                -children.evaluate(sq, child)
-            } else {
-                0
-            }
-        });
+    /// Midgame move ordering (the hash move is searched before, see [`Self::search_moves`]):
+    /// from depth 2 on, by the evaluation after the move (a one-ply search, each child counted
+    /// as a node); at depth 1 the leaves are cheap and order matters less.
+    fn order_midgame(&mut self, b: &Board, list: &mut MoveList, depth: i32) {
         if depth >= 2 {
-            self.count_scored(&list);
+            let children = Children::of(b);
+            list.key(b, |sq, child| -children.evaluate(sq, child));
+            self.count_scored(list);
         }
-        list
     }
 
     /// Counts the children of a list scored for move ordering as nodes, as Edax counts them.

@@ -23,14 +23,6 @@ struct Move {
 }
 
 impl MoveList {
-    /// The moves of `b` in `moves`, each keyed by `key(square, board after the move)`.
-    #[inline]
-    pub(crate) fn new(b: &Board, moves: u64, key: impl FnMut(u32, &Board) -> i32) -> MoveList {
-        let mut list = MoveList::unkeyed(b, moves);
-        list.key(b, key);
-        list
-    }
-
     /// The moves of `b` in `moves` with their flips, all keyed alike until `key` is called.
     #[inline]
     pub(crate) fn unkeyed(b: &Board, moves: u64) -> MoveList {
@@ -69,6 +61,16 @@ impl MoveList {
         self.moves[..self.len]
             .iter()
             .map(move |m| b.apply(u32::from(m.sq), m.flips))
+    }
+
+    /// Takes the move on `sq` out of the list, if it is there.
+    #[inline]
+    pub(crate) fn take(&mut self, sq: u8) -> Option<(u32, u64)> {
+        let i = self.moves[..self.len].iter().position(|m| m.sq == sq)?;
+        let m = self.moves[i];
+        self.len -= 1;
+        self.moves[i] = self.moves[self.len];
+        Some((u32::from(m.sq), m.flips))
     }
 
     #[inline]

@@ -92,13 +92,17 @@ impl Searcher<'_> {
                 return bound;
             }
         }
-        if empties >= SEARCH_SORT_EMPTIES {
-            self.order_by_search(b, &mut list, hash_move, empties);
-        } else {
-            order_fastest_first(b, &mut list, hash_move);
-        }
-        self.count_scored(&list);
-        let Some((best, best_sq)) = self.move_loop(b, &mut list, (alpha, beta), Node::Endgame)
+        let order = |s: &mut Self, list: &mut MoveList| {
+            if empties >= SEARCH_SORT_EMPTIES {
+                s.order_by_search(b, list, empties);
+            } else {
+                order_fastest_first(b, list);
+            }
+            s.count_scored(list);
+        };
+        let window = (alpha, beta);
+        let Some((best, best_sq)) =
+            self.search_moves(b, &mut list, hash_move, window, Node::Endgame, order)
         else {
             return 0;
         };
@@ -151,7 +155,7 @@ impl Searcher<'_> {
 
     /// Far from the end a better order pays for itself: each move is scored by a shallow
     /// midgame search of the position after it (deeper with more empties), plus mobility.
-    fn order_by_search(&mut self, b: &Board, list: &mut MoveList, hash_move: u8, empties: u32) {
+    fn order_by_search(&mut self, b: &Board, list: &mut MoveList, empties: u32) {
         let depth = if empties >= 17 {
             2
         } else if empties >= 15 {
@@ -161,9 +165,6 @@ impl Searcher<'_> {
         };
         let children = (depth == 0).then(|| Children::of(b));
         list.key(b, |sq, child| {
-            if sq as u8 == hash_move {
-                return i32::MAX;
-            }
             let score = match &children {
                 Some(children) => {
                     self.visit();
@@ -183,14 +184,11 @@ fn weighted_replies(child: &Board) -> i32 {
     (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
 }
 
-/// Endgame move ordering: hash move, then fewest opponent replies (corners counted twice),
-/// then moves into odd quadrants.
-fn order_fastest_first(b: &Board, list: &mut MoveList, hash_move: u8) {
+/// Endgame move ordering: fewest opponent replies (corners counted twice), then moves into
+/// odd quadrants.
+fn order_fastest_first(b: &Board, list: &mut MoveList) {
     let odd = odd_quadrants(b.empties());
     list.key(b, |sq, child| {
-        if sq as u8 == hash_move {
-            return i32::MAX;
-        }
         let potential = (neighbours(child.opponent) & child.empties()).count_ones() as i32;
         -16 * weighted_replies(child) - potential + if odd >> sq & 1 == 1 { 4 } else { 0 }
     });
