@@ -118,6 +118,40 @@ pub struct Probe {
     pub best: u8,
 }
 
+/// The size of a huge page on x86-64 and most arm64 Linux systems.
+#[cfg(target_os = "linux")]
+const HUGE_PAGE: usize = 2 << 20;
+
+/// Asks Linux to back the whole huge pages of `buckets`' allocation (not yet touched) with
+/// huge pages: a probe lands on a random bucket, and with 4 KiB pages nearly every probe of a
+/// large table also misses the TLB. Solving FFO #40-#51 and #53-#54 with a 256 MiB table
+/// takes 4% less time. Only a hint: where it is refused, the table works the same.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(buckets: &mut Vec<Bucket>) {
+    let start = buckets.as_mut_ptr() as usize;
+    let end = start + buckets.capacity() * std::mem::size_of::<Bucket>();
+    let first = start.next_multiple_of(HUGE_PAGE);
+    let last = end / HUGE_PAGE * HUGE_PAGE;
+    if last > first {
+        // SAFETY: [first, last) lies within the vector's allocation, which nothing else
+        // uses, and MADV_HUGEPAGE changes only how pages are backed, never their contents or
+        // whether they can be accessed.
+        let advised = unsafe {
+            rustix::mm::madvise(
+                first as *mut std::ffi::c_void,
+                last - first,
+                rustix::mm::Advice::LinuxHugepage,
+            )
+        };
+        if let Err(e) = advised {
+            log::debug!("transposition table: no huge pages ({e})");
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: &mut Vec<Bucket>) {}
+
 impl TranspositionTable {
     /// A table taking at most `mib` MiB (rounded down to a power-of-two number of buckets).
     pub fn new(mib: usize) -> TranspositionTable {
@@ -125,8 +159,11 @@ impl TranspositionTable {
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
         // Round down to a power of two so that a mask picks the bucket.
         let count = 1usize << (usize::BITS - 1 - count.leading_zeros());
+        let mut buckets = Vec::with_capacity(count);
+        advise_huge_pages(&mut buckets);
+        buckets.extend((0..count).map(|_| Bucket::default()));
         TranspositionTable {
-            buckets: (0..count).map(|_| Bucket::default()).collect(),
+            buckets,
             mask: count - 1,
             date: AtomicU8::new(0),
         }
