@@ -40,10 +40,7 @@ impl Searcher<'_> {
         }
         let hash_move = self.tt.probe(b).map_or(NO_MOVE, |p| p.best);
         let node = Node::Midgame { depth, pv: true };
-        let mut list = MoveList::unkeyed(b, moves);
-        let order = |s: &mut Self, list: &mut MoveList| s.order_midgame(b, list, depth);
-        let Some((best, best_sq)) =
-            self.search_moves(b, &mut list, hash_move, (alpha, beta), node, order)
+        let Some((best, best_sq)) = self.midgame_moves(b, moves, hash_move, (alpha, beta), node)
         else {
             return 0;
         };
@@ -272,11 +269,8 @@ impl Searcher<'_> {
             hash_move = p.best;
         }
         let node = Node::Midgame { depth, pv: false };
-        let mut list = MoveList::unkeyed(b, moves);
-        let order = |s: &mut Self, list: &mut MoveList| s.order_midgame(b, list, depth);
         let window = (alpha, alpha + 1);
-        let Some((best, best_sq)) = self.search_moves(b, &mut list, hash_move, window, node, order)
-        else {
+        let Some((best, best_sq)) = self.midgame_moves(b, moves, hash_move, window, node) else {
             return 0;
         };
         self.tt
@@ -331,15 +325,24 @@ impl Searcher<'_> {
 }
 
 impl Searcher<'_> {
-    /// Midgame move ordering (the hash move is searched before, see [`Self::search_moves`]):
-    /// from depth 2 on, by the evaluation after the move (a one-ply search, each child counted
-    /// as a node); at depth 1 the leaves are cheap and order matters less.
-    fn order_midgame(&mut self, b: &Board, list: &mut MoveList, depth: i32) {
-        if depth >= 2 {
+    /// The moves of a midgame node of depth 2 or more (shallower ones have no list), the hash
+    /// move first (see [`Self::search_moves`]), the others sorted by the evaluation after the
+    /// move: a one-ply search, each child counted as a node.
+    fn midgame_moves(
+        &mut self,
+        b: &Board,
+        moves: u64,
+        hash_move: u8,
+        window: (i32, i32),
+        node: Node,
+    ) -> Option<(i32, u8)> {
+        let mut list = MoveList::unkeyed(b, moves);
+        let order = |s: &mut Self, list: &mut MoveList| {
             let children = Children::of(b);
             list.key(b, |sq, child| -children.evaluate(sq, child));
-            self.count_scored(list);
-        }
+            s.count_scored(list);
+        };
+        self.search_moves(b, &mut list, hash_move, window, node, order)
     }
 
     /// Counts the children of a list scored for move ordering as nodes, as Edax counts them.
