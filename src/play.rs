@@ -319,6 +319,7 @@ impl Play {
         let hard = limits.hard_time;
         let limits = Limits {
             threads: self.threads,
+            clock_start: Some(started),
             ..limits
         };
         self.engine.start(board, limits);

@@ -130,6 +130,25 @@ fn a_stopped_search_returns_a_legal_move_promptly() {
 }
 
 #[test]
+fn time_spent_before_the_search_started_counts_against_its_limits() {
+    let engine = Engine::new(16);
+    let board = midgame();
+    // The request came 2 s ago with 1 s to spend: the search (which alone would reach depth
+    // 10 or more in 1 s) may finish one iteration for a move, and no more.
+    let r = engine.search(
+        board,
+        Limits {
+            soft_time: Some(Duration::from_secs(1)),
+            hard_time: Some(Duration::from_secs(1)),
+            clock_start: Instant::now().checked_sub(Duration::from_secs(2)),
+            ..Limits::default()
+        },
+    );
+    assert!(r.depth <= 1, "searched to depth {}", r.depth);
+    assert!(board.moves() >> r.best_move().unwrap() & 1 == 1);
+}
+
+#[test]
 fn a_search_stopped_before_depth_1_still_has_a_legal_move() {
     let engine = Engine::new(1);
     let board = midgame();

@@ -61,6 +61,10 @@ pub struct Limits {
     pub soft_time: Option<Duration>,
     /// Stop at once after this much time.
     pub hard_time: Option<Duration>,
+    /// When the time limits started: the request's arrival, so that what the search waited for
+    /// (a table being allocated or cleared by the search thread) is spent from them. `None`:
+    /// when the search starts.
+    pub clock_start: Option<Instant>,
     /// The endgame solve only tells win, draw or loss.
     pub wld: bool,
     /// How many best lines to report.
@@ -79,6 +83,7 @@ impl Default for Limits {
             nodes: None,
             soft_time: None,
             hard_time: None,
+            clock_start: None,
             wld: false,
             lines: 1,
             exact_empties: None,
@@ -179,7 +184,9 @@ pub fn search(
         halt: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
         node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
-        deadline: limits.hard_time.map(|t| Instant::now() + t),
+        deadline: limits
+            .hard_time
+            .map(|t| limits.clock_start.unwrap_or_else(Instant::now) + t),
         pool: (threads > 1).then(Pool::default),
     };
     let mut report = std::thread::scope(|s| {

@@ -92,7 +92,8 @@ impl Searcher<'_> {
                 elapsed: start.elapsed(),
             };
             progress(&report);
-            let out_of_time = limits.soft_time.is_some_and(|t| start.elapsed() >= t);
+            let clock = limits.clock_start.unwrap_or(start);
+            let out_of_time = limits.soft_time.is_some_and(|t| clock.elapsed() >= t);
             if exact || out_of_time {
                 break;
             }
