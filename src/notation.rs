@@ -22,17 +22,26 @@ fn error<T>(msg: impl Into<String>) -> Result<T, ParseError> {
 
 /// Parses a square name `a1`..`h8`, either case, into its index.
 pub fn parse_square(s: &str) -> Result<u32, ParseError> {
+    match square_index(s) {
+        Some(sq) => Ok(sq),
+        None => error(format!("bad square '{s}'")),
+    }
+}
+
+/// The index of a square name `a1`..`h8`, either case; a `const fn` for tables built at
+/// compile time.
+pub const fn square_index(s: &str) -> Option<u32> {
     match s.as_bytes() {
         [c, r] => {
             let col = c.to_ascii_lowercase().wrapping_sub(b'a');
             let row = r.wrapping_sub(b'1');
             if col < 8 && row < 8 {
-                Ok(u32::from(row) * 8 + u32::from(col))
+                Some(row as u32 * 8 + col as u32)
             } else {
-                error(format!("bad square '{s}'"))
+                None
             }
         }
-        _ => error(format!("bad square '{s}'")),
+        _ => None,
     }
 }
 

@@ -12,6 +12,7 @@
 //! ([`after_move`]). `tests/eval.rs` checks both against a plain reading of the squares.
 
 use crate::board::{Board, Squares};
+use crate::notation::square_index;
 use crate::symmetry::{flip_diagonal, flip_horizontal, flip_vertical, transform_square};
 
 /// A pattern shape: its name, its squares in the a1 orientation, the symmetries that give its
@@ -266,9 +267,7 @@ const SQUARE_DIGITS: [Carried; 64] = {
         let squares = SHAPES[shape].squares;
         let (mut i, mut power) = (0, 1);
         while i < squares.len() {
-            // `notation::parse_square`, which cannot run at compile time.
-            let name = squares[i].as_bytes();
-            let target = ((name[1] - b'1') * 8 + (name[0] - b'a')) as u32;
+            let target = square_index(squares[i]).expect("shapes name their squares a1..h8");
             // The board square that the instance's symmetry brings onto the shape's square.
             let mut sq = 0;
             while transform_square(sq, symmetry) != target {

@@ -49,10 +49,10 @@ impl Searcher<'_> {
     }
 
     /// The moves of a node: the hash move first, on its own, then (unless it cut off) the
-    /// others, sorted by `order` and searched by [`Self::move_loop`]. Sorting after the hash
-    /// move spares the ordering's evaluations and shallow searches at every node where it
-    /// cuts off. Returns the best score and move from this node's side, or `None` when the
-    /// search was stopped.
+    /// others, sorted by `order` (their children counted as nodes) and searched by
+    /// [`Self::move_loop`]. Sorting after the hash move spares the ordering's evaluations and
+    /// shallow searches at every node where it cuts off. Returns the best score and move from
+    /// this node's side, or `None` when the search was stopped.
     #[inline]
     pub(crate) fn search_moves(
         &mut self,
@@ -76,6 +76,8 @@ impl Searcher<'_> {
             }
         }
         order(self, list);
+        // The children scored for the order count as nodes, as Edax counts them.
+        self.nodes += list.len() as u64;
         self.move_loop(b, list, (alpha, beta), node, first)
     }
 
@@ -337,17 +339,10 @@ impl Searcher<'_> {
         node: Node,
     ) -> Option<(i32, u8)> {
         let mut list = MoveList::unkeyed(b, moves);
-        let order = |s: &mut Self, list: &mut MoveList| {
+        let order = |_: &mut Self, list: &mut MoveList| {
             let children = Children::of(b);
             list.key(b, |sq, child| -children.evaluate(sq, child));
-            s.count_scored(list);
         };
         self.search_moves(b, &mut list, hash_move, window, node, order)
-    }
-
-    /// Counts the children of a list scored for move ordering as nodes, as Edax counts them.
-    #[inline]
-    pub(crate) fn count_scored(&mut self, list: &MoveList) {
-        self.nodes += list.len() as u64;
     }
 }

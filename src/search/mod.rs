@@ -135,6 +135,9 @@ pub struct Shared<'a> {
     halt: AtomicBool,
     nodes: AtomicU64,
     node_limit: u64,
+    /// No iteration starts after this.
+    soft_deadline: Option<Instant>,
+    /// Every thread stops at its next poll after this.
     deadline: Option<Instant>,
     pool: Option<Pool>,
 }
@@ -177,6 +180,7 @@ pub fn search(
     progress: impl FnMut(&Report),
 ) -> Report {
     let threads = limits.threads.max(1);
+    let clock = limits.clock_start.unwrap_or_else(Instant::now);
     tt.new_search();
     let shared = Shared {
         tt,
@@ -184,9 +188,8 @@ pub fn search(
         halt: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
         node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
-        deadline: limits
-            .hard_time
-            .map(|t| limits.clock_start.unwrap_or_else(Instant::now) + t),
+        soft_deadline: limits.soft_time.map(|t| clock + t),
+        deadline: limits.hard_time.map(|t| clock + t),
         pool: (threads > 1).then(Pool::default),
     };
     let mut report = std::thread::scope(|s| {

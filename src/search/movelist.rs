@@ -67,10 +67,7 @@ impl MoveList {
     #[inline]
     pub(crate) fn take(&mut self, sq: u8) -> Option<(u32, u64)> {
         let i = self.moves[..self.len].iter().position(|m| m.sq == sq)?;
-        let m = self.moves[i];
-        self.len -= 1;
-        self.moves[i] = self.moves[self.len];
-        Some((u32::from(m.sq), m.flips))
+        Some(self.remove(i))
     }
 
     #[inline]
@@ -84,9 +81,15 @@ impl MoveList {
                 best = i;
             }
         }
-        let m = self.moves[best];
+        Some(self.remove(best))
+    }
+
+    /// Takes out the move at `i`, the last one filling its place.
+    #[inline]
+    fn remove(&mut self, i: usize) -> (u32, u64) {
+        let m = self.moves[i];
         self.len -= 1;
-        self.moves[best] = self.moves[self.len];
-        Some((u32::from(m.sq), m.flips))
+        self.moves[i] = self.moves[self.len];
+        (u32::from(m.sq), m.flips)
     }
 }

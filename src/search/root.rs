@@ -92,8 +92,10 @@ impl Searcher<'_> {
                 elapsed: start.elapsed(),
             };
             progress(&report);
-            let clock = limits.clock_start.unwrap_or(start);
-            let out_of_time = limits.soft_time.is_some_and(|t| clock.elapsed() >= t);
+            let out_of_time = self
+                .shared
+                .soft_deadline
+                .is_some_and(|d| Instant::now() >= d);
             if exact || out_of_time {
                 break;
             }

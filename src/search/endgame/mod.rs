@@ -98,7 +98,6 @@ impl Searcher<'_> {
             } else {
                 order_fastest_first(b, list);
             }
-            s.count_scored(list);
         };
         let window = (alpha, beta);
         let Some((best, best_sq)) =
