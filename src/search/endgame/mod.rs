@@ -156,9 +156,9 @@ impl Searcher<'_> {
     }
 
     /// Far from the end a better order pays for itself: each move is scored by a shallow
-    /// midgame search of the position after it (see [`sort_depth`]), plus mobility. The
-    /// search only needs to tell the moves that may reach `alpha` apart: it stops at a bound
-    /// once a move is [`SORT_ALPHA_MARGIN`] below it.
+    /// midgame search of the position after it (see [`sort_depth`]; at depth 0, its
+    /// evaluation), plus mobility. A search only needs to tell the moves that may reach
+    /// `alpha` apart: it stops at a bound once a move is [`SORT_ALPHA_MARGIN`] below it.
     fn order_by_search(&mut self, b: &Board, list: &mut MoveList, empties: u32, alpha: i32) {
         let depth = sort_depth(empties);
         // The child's score at which this move is sure to stay below alpha - margin.
