@@ -85,6 +85,11 @@ impl Searcher<'_> {
             }
         }
         let mut list = MoveList::unkeyed(b, moves);
+        if empties > TABLE_EMPTIES {
+            // The transposition cutoff and the children probe the table: their buckets'
+            // loads start together (FFO #53-#54 solve 3% faster).
+            list.children(b).for_each(|child| self.tt.prefetch(&child));
+        }
         if empties >= ETC_EMPTIES {
             if let Some(bound) = self.transposition_cutoff(b, &list, beta) {
                 return bound;
