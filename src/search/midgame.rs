@@ -339,7 +339,12 @@ impl Searcher<'_> {
         node: Node,
     ) -> Option<(i32, u8)> {
         let mut list = MoveList::unkeyed(b, moves);
-        let order = |_: &mut Self, list: &mut MoveList| {
+        let order = |s: &mut Self, list: &mut MoveList| {
+            // Children of 2 plies or more probe the table: start their buckets' loads now,
+            // while the evaluations below keep the processor busy.
+            if matches!(node, Node::Midgame { depth, .. } if depth > 2) {
+                list.children(b).for_each(|child| s.tt.prefetch(&child));
+            }
             let children = Children::of(b);
             list.key(b, |sq, child| -children.evaluate(sq, child));
         };
