@@ -49,7 +49,7 @@ impl Searcher<'_> {
     }
 
     /// The moves of a node: the hash move first, on its own, then (unless it cut off) the
-    /// others, sorted by `order` (their children counted as nodes) and searched by
+    /// others, sorted by `order` and searched by
     /// [`Self::move_loop`]. Sorting after the hash move spares the ordering's evaluations and
     /// shallow searches at every node where it cuts off. Returns the best score and move from
     /// this node's side, or `None` when the search was stopped.
@@ -76,8 +76,6 @@ impl Searcher<'_> {
             }
         }
         order(self, list);
-        // The children scored for the order count as nodes, as Edax counts them.
-        self.nodes += list.len() as u64;
         self.move_loop(b, list, (alpha, beta), node, first)
     }
 
@@ -198,6 +196,13 @@ impl Searcher<'_> {
         }
         let state = sp.state();
         Some((state.best, state.best_sq))
+    }
+
+    /// The children of `list`, scored for the order without a search of their own, count as
+    /// nodes, as Edax counts them (a child searched for the order counts itself).
+    #[inline]
+    pub(crate) fn count_scored(&mut self, list: &MoveList) {
+        self.nodes += list.len() as u64;
     }
 
     /// Takes moves from a joined split point and searches them until none are left or the
@@ -340,6 +345,7 @@ impl Searcher<'_> {
     ) -> Option<(i32, u8)> {
         let mut list = MoveList::unkeyed(b, moves);
         let order = |s: &mut Self, list: &mut MoveList| {
+            s.count_scored(list);
             // Children of 2 plies or more probe the table: start their buckets' loads now,
             // while the evaluations below keep the processor busy.
             if matches!(node, Node::Midgame { depth, .. } if depth > 2) {

@@ -104,6 +104,7 @@ impl Searcher<'_> {
             if empties >= SEARCH_SORT_EMPTIES {
                 s.order_by_search(b, list, empties, alpha);
             } else {
+                s.count_scored(list);
                 order_fastest_first(b, list);
             }
         };
@@ -169,12 +170,12 @@ impl Searcher<'_> {
         // The child's score at which this move is sure to stay below alpha - margin.
         let ceiling = ((SORT_ALPHA_MARGIN - alpha) * DISC).min(INFINITY);
         let children = (depth == 0).then(|| Children::of(b));
+        if children.is_some() {
+            self.count_scored(list);
+        }
         list.key(b, |sq, child| {
             let score = match &children {
-                Some(children) => {
-                    self.visit();
-                    children.evaluate(sq, child)
-                }
+                Some(children) => children.evaluate(sq, child),
                 None => self.pvs(child, depth, -INFINITY, ceiling),
             };
             -score - 4 * DISC * weighted_replies(child)
