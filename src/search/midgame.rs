@@ -205,6 +205,13 @@ impl Searcher<'_> {
         self.nodes += list.len() as u64;
     }
 
+    /// Starts loading the table buckets of every child in `list` at once, for the probes
+    /// soon after: their loads from memory overlap instead of waiting one after the other.
+    #[inline]
+    pub(crate) fn prefetch_children(&self, b: &Board, list: &MoveList) {
+        list.children(b).for_each(|child| self.tt.prefetch(&child));
+    }
+
     /// Takes moves from a joined split point and searches them until none are left or the
     /// node is cut off, then leaves it.
     pub(crate) fn work_at(&mut self, sp: &Arc<SplitPoint>) {
@@ -349,7 +356,7 @@ impl Searcher<'_> {
             // Children of 2 plies or more probe the table: start their buckets' loads now,
             // while the evaluations below keep the processor busy.
             if matches!(node, Node::Midgame { depth, .. } if depth > 2) {
-                list.children(b).for_each(|child| s.tt.prefetch(&child));
+                s.prefetch_children(b, list);
             }
             let children = Children::of(b);
             list.key(b, |sq, child| -children.evaluate(sq, child));

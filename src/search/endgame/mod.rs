@@ -88,7 +88,7 @@ impl Searcher<'_> {
         if empties > TABLE_EMPTIES {
             // The transposition cutoff and the children probe the table: their buckets'
             // loads start together (FFO #53-#54 solve 3% faster).
-            list.children(b).for_each(|child| self.tt.prefetch(&child));
+            self.prefetch_children(b, &list);
         }
         if empties >= ETC_EMPTIES {
             if let Some(bound) = self.transposition_cutoff(b, &list, beta) {
