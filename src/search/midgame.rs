@@ -49,10 +49,10 @@ impl Searcher<'_> {
     }
 
     /// The moves of a node: the hash move first, on its own, then (unless it cut off) the
-    /// others, sorted by `order` and searched by
-    /// [`Self::move_loop`]. Sorting after the hash move spares the ordering's evaluations and
-    /// shallow searches at every node where it cuts off. Returns the best score and move from
-    /// this node's side, or `None` when the search was stopped.
+    /// others, sorted by `order` and searched by [`Self::move_loop`]. Sorting after the hash
+    /// move spares the ordering's evaluations and shallow searches at every node where it cuts
+    /// off. Returns the best score and move from this node's side, or `None` when the search
+    /// was stopped.
     #[inline]
     pub(crate) fn search_moves(
         &mut self,

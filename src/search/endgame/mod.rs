@@ -171,10 +171,10 @@ impl Searcher<'_> {
         let depth = sort_depth(empties);
         // The child's score at which this move is sure to stay below alpha - margin.
         let ceiling = ((SORT_ALPHA_MARGIN - alpha) * DISC).min(INFINITY);
-        let children = (depth == 0).then(|| Children::of(b));
-        if children.is_some() {
+        let children = (depth == 0).then(|| {
             self.count_scored(list);
-        }
+            Children::of(b)
+        });
         list.key(b, |sq, child| {
             let score = match &children {
                 Some(children) => children.evaluate(sq, child),
