@@ -1,6 +1,6 @@
 //! `oxello selfplay`, run through the binary: exact labels against a plain minimax, played
 //! labels against the games' own exact finish, reproducibility, deduplication, exclusion and
-//! appending.
+//! appending; and `oxello accuracy` against errors worked out from the library.
 
 use oxello::board::{Board, Color};
 use oxello::symmetry::canonical;
@@ -164,4 +164,69 @@ fn bad_arguments_are_errors_without_output() {
         assert!(stderr.starts_with("oxello selfplay: "), "{bad:?}: {stderr}");
         assert!(!out.exists(), "{bad:?} created its output");
     }
+}
+
+/// `oxello accuracy FILE --empties E --depth D`: its count and errors, in discs.
+fn accuracy(file: &Path, empties: u32, depth: u32) -> (usize, f64, f64, f64) {
+    let output = Command::new(env!("CARGO_BIN_EXE_oxello"))
+        .args(["accuracy", file.to_str().unwrap()])
+        .args([
+            "--empties",
+            &empties.to_string(),
+            "--depth",
+            &depth.to_string(),
+        ])
+        .output()
+        .expect("run oxello");
+    assert!(output.status.success(), "{output:?}");
+    let line = String::from_utf8(output.stdout).unwrap();
+    // "N positions at E empties, depth D: mean absolute error M discs, root mean square
+    // error R, mean error B, winner right in W%"
+    let number_after = |label: &str| -> f64 {
+        let rest = &line[line.find(label).unwrap_or_else(|| panic!("{line}")) + label.len()..];
+        let word = rest.split([' ', ',']).find(|w| !w.is_empty()).unwrap();
+        word.parse().unwrap_or_else(|_| panic!("{line}"))
+    };
+    let count = line.split(' ').next().unwrap().parse().unwrap();
+    (
+        count,
+        number_after("mean absolute error "),
+        number_after("root mean square error "),
+        number_after("mean error "),
+    )
+}
+
+#[test]
+fn accuracy_measures_the_evaluation_against_the_exact_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("accuracy.txt");
+    selfplay(&out, &SMALL_RUN);
+    let at_8: Vec<Record> = records(&out)
+        .into_iter()
+        .filter(|r| r.label == Label::Exact && r.position.board.empty_count() == 8)
+        .collect();
+    assert!(at_8.len() >= 5, "{} exact records at 8 empties", at_8.len());
+
+    // The static evaluation's errors, worked out here from the library's evaluation.
+    let misses: Vec<f64> = at_8
+        .iter()
+        .map(|r| {
+            let discs = oxello::eval::evaluate(&r.position.board) as f64 / 100.0;
+            discs - r.score as f64
+        })
+        .collect();
+    let n = misses.len() as f64;
+    let mae = misses.iter().map(|m| m.abs()).sum::<f64>() / n;
+    let rms = (misses.iter().map(|m| m * m).sum::<f64>() / n).sqrt();
+    let bias = misses.iter().sum::<f64>() / n;
+    let (count, got_mae, got_rms, got_bias) = accuracy(&out, 8, 0);
+    assert_eq!(count, at_8.len());
+    for (got, want) in [(got_mae, mae), (got_rms, rms), (got_bias, bias)] {
+        assert!((got - want).abs() < 0.006, "{got} against {want}");
+    }
+    assert!(mae > 0.0, "a static evaluation misses some exact scores");
+
+    // A search as deep as the empties plays the game out: it makes no error.
+    let (_, mae, rms, bias) = accuracy(&out, 8, 8);
+    assert_eq!((mae, rms, bias), (0.0, 0.0, 0.0));
 }

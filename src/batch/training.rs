@@ -275,7 +275,7 @@ pub fn run_accuracy(file: &std::path::Path, empties: u32, depth: u32) -> ExitCod
     }
     let tt = TranspositionTable::new(16);
     let stop = AtomicBool::new(false);
-    let (mut error, mut bias, mut winner) = (0f64, 0f64, 0usize);
+    let (mut error, mut squared, mut bias, mut winner) = (0f64, 0f64, 0f64, 0usize);
     for (board, exact) in &positions {
         let score = if depth == 0 {
             evaluate(board)
@@ -288,8 +288,10 @@ pub fn run_accuracy(file: &std::path::Path, empties: u32, depth: u32) -> ExitCod
             search(&tt, &stop, board, &limits, |_| {}).score
         };
         let discs = f64::from(score) / f64::from(DISC);
-        error += (discs - f64::from(*exact)).abs();
-        bias += discs - f64::from(*exact);
+        let miss = discs - f64::from(*exact);
+        error += miss.abs();
+        squared += miss * miss;
+        bias += miss;
         // A draw is called right by a score within half a disc of it.
         let right = match exact.signum() {
             0 => discs.abs() < 0.5,
@@ -299,8 +301,9 @@ pub fn run_accuracy(file: &std::path::Path, empties: u32, depth: u32) -> ExitCod
     }
     let count = positions.len();
     outln!(
-        "{count} positions at {empties} empties, depth {depth}: mean absolute error {:.2} discs, mean error {:+.2}, winner right in {:.1}%",
+        "{count} positions at {empties} empties, depth {depth}: mean absolute error {:.2} discs, root mean square error {:.2}, mean error {:+.2}, winner right in {:.1}%",
         error / count as f64,
+        (squared / count as f64).sqrt(),
         bias / count as f64,
         100.0 * winner as f64 / count as f64
     );
