@@ -211,8 +211,8 @@ fn accuracy_measures_the_evaluation_against_the_exact_records() {
     let misses: Vec<f64> = at_8
         .iter()
         .map(|r| {
-            let discs = oxello::eval::evaluate(&r.position.board) as f64 / 100.0;
-            discs - r.score as f64
+            let centi = oxello::eval::evaluate(&r.position.board);
+            f64::from(centi) / f64::from(oxello::eval::DISC) - f64::from(r.score)
         })
         .collect();
     let n = misses.len() as f64;
