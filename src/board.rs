@@ -292,11 +292,6 @@ impl Board {
         h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
         h ^ (h >> 33)
     }
-
-    /// Disc differential (player minus opponent), empties not counted.
-    pub fn disc_difference(&self) -> i32 {
-        self.player.count_ones() as i32 - self.opponent.count_ones() as i32
-    }
 }
 
 /// A board and the colour of the side to move.

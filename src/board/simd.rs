@@ -4,7 +4,7 @@
 //! each routine is tested against its portable twin in [`super`], which other processors run.
 //! The vector forms pay in the endgame solver, where these two take a third of the time.
 
-use super::{NOT_EDGE_FILES, RAYS};
+use super::NOT_EDGE_FILES;
 use std::arch::x86_64::*;
 
 /// [`super::legal_moves`]: the doubling fill of `moves_along`, one lane a direction.
@@ -54,7 +54,7 @@ pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
 #[inline]
 fn flips_avx512(p: u64, o: u64, sq: u32) -> u64 {
-    let r = &RAYS[sq as usize];
+    let r = &super::RAYS[sq as usize];
     let rays = |i: usize| {
         _mm256_set_epi64x(
             r[i + 3] as i64,
