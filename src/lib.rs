@@ -1,17 +1,18 @@
-//! Oxello: a bitboard Othello engine.
+//! Oxello: a bitboard Othello engine. This library is the engine alone; the offline tools
+//! (bench, match runner, training, the batch jobs) are modules of the `oxello` binary
+//! (`src/tools/`), built on this library and never used by it.
 //!
-//! Modules depend one way: `board` <- `eval` <- `search` <- `engine` <- `play` <- `gtp`,
-//! `nboard` (the front ends, chosen by `frontend` from the first line of input).
+//! The engine's layers depend one way: `board` (with `notation`, `symmetry`, `game`, `perft`)
+//! <- `eval`, `stability` <- `search` (with `tt`) <- `engine` <- `play` (with `timeman`,
+//! `report`) <- `gtp`, `nboard` (the front ends, chosen by `frontend` from the first line of
+//! input).
 
-pub mod batch;
-pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod frontend;
 pub mod game;
 pub mod gtp;
-pub mod match_runner;
 pub mod nboard;
 pub mod notation;
 pub mod perft;
@@ -22,5 +23,4 @@ pub mod search;
 pub mod stability;
 pub mod symmetry;
 pub mod timeman;
-pub mod training;
 pub mod tt;

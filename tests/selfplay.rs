@@ -2,9 +2,9 @@
 //! labels against the games' own exact finish, reproducibility, deduplication, exclusion and
 //! appending; and `oxello accuracy` against errors worked out from the library.
 
-use oxello::board::{Board, Color};
+use oxello::board::{Board, Color, Position};
+use oxello::notation::parse_position;
 use oxello::symmetry::canonical;
-use oxello::training::record::{parse_records, Label, Record};
 use std::collections::HashSet;
 use std::path::Path;
 use std::process::Command;
@@ -21,8 +21,44 @@ fn selfplay(out: &Path, args: &[&str]) -> String {
     stderr
 }
 
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Label {
+    Exact,
+    Played,
+}
+
+/// A line of a record file, read here from the format's description (the tools' own reader
+/// is not part of the library): `<64 squares> <side> <score> <exact|played>`.
+#[derive(Debug)]
+struct Record {
+    position: Position,
+    score: i32,
+    label: Label,
+}
+
+/// Every record of a file; comments (`#`) are skipped, and any other line must be a record.
 fn records(path: &Path) -> Vec<Record> {
-    parse_records(&std::fs::read_to_string(path).unwrap()).unwrap()
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let [board, side, score, label] = words[..] else {
+                panic!("not a record: {line}");
+            };
+            let score: i32 = score.parse().unwrap_or_else(|_| panic!("{line}"));
+            assert!((-64..=64).contains(&score) && score % 2 == 0, "{line}");
+            Record {
+                position: parse_position(&format!("{board} {side}")).unwrap(),
+                score,
+                label: match label {
+                    "exact" => Label::Exact,
+                    "played" => Label::Played,
+                    _ => panic!("bad label: {line}"),
+                },
+            }
+        })
+        .collect()
 }
 
 /// Plain minimax to the end: the final disc differential for the side to move.
@@ -67,7 +103,7 @@ fn exact_labels_are_minimax_values_and_a_run_is_reproducible() {
     assert!(exact.len() >= 6 * 6, "{} exact records", exact.len());
     for r in &exact {
         assert!(r.position.board.empty_count() <= 8);
-        assert_eq!(r.score, minimax(&r.position.board), "{r}");
+        assert_eq!(r.score, minimax(&r.position.board), "{r:?}");
     }
     // Before the exact region a game's positions carry its exactly finished result: one black
     // score per game, so each game's played labels agree with the first exact one after them.
@@ -81,13 +117,13 @@ fn exact_labels_are_minimax_values_and_a_run_is_reproducible() {
             Label::Played => {
                 assert!(r.position.board.empty_count() > 8);
                 black_score.get_or_insert(black);
-                assert_eq!(black_score, Some(black), "{r}");
+                assert_eq!(black_score, Some(black), "{r:?}");
             }
             Label::Exact => {
                 if let Some(expected) = black_score.take() {
                     assert_eq!(
                         black, expected,
-                        "game result against its first exact score: {r}"
+                        "game result against its first exact score: {r:?}"
                     );
                 }
             }

@@ -1,61 +1,12 @@
 //! `oxello match`: its options, turned into the match runner's configuration, and the run.
 
-use super::threads_or_cores;
-use crate::match_runner::stats::Sprt;
-use crate::match_runner::{
+use crate::tools::cli::{threads_or_cores, MatchArgs};
+use crate::tools::match_runner::stats::Sprt;
+use crate::tools::match_runner::{
     record, run_match as run_match_games, summary, ClockSpec, EngineSpec, MatchConfig,
 };
 use std::process::ExitCode;
 use std::time::Duration;
-
-#[derive(clap::Args)]
-pub struct MatchArgs {
-    /// An engine's command line (give two), e.g. "/usr/games/gtp-rhino -l 3".
-    #[arg(long = "engine", required = true, num_args = 1)]
-    engines: Vec<String>,
-    /// Names for the two engines (default: the program names).
-    #[arg(long = "name")]
-    names: Vec<String>,
-    /// Openings, one transcript per line (e.g. the XOT list); random openings without it.
-    #[arg(long)]
-    openings: Option<std::path::PathBuf>,
-    /// Shuffle the openings with this seed (also seeds random openings).
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Plies of a random opening.
-    #[arg(long, default_value_t = 8)]
-    random_plies: usize,
-    /// Number of games.
-    #[arg(long, default_value_t = 2)]
-    games: usize,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    concurrency: usize,
-    /// Seconds per move; once for both engines or once per engine (0: no clock, for an
-    /// engine that plays by level).
-    #[arg(long, conflicts_with = "time_control")]
-    time_per_move: Vec<f64>,
-    /// Main time plus increment per move, "M+I" in seconds, or "none" for an engine without
-    /// a clock (it is sent no time commands); once, or once per engine: "--time-control 5+0
-    /// --time-control none" clocks the first engine only.
-    #[arg(long)]
-    time_control: Vec<String>,
-    /// Seconds to wait for a move from an engine without a clock before it loses.
-    #[arg(long, default_value_t = 600.0)]
-    move_timeout: f64,
-    /// Seconds of lateness forgiven beyond the clock.
-    #[arg(long, default_value_t = 0.5)]
-    grace: f64,
-    /// Stop early by SPRT: elo0 elo1 alpha beta.
-    #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"])]
-    sprt: Option<Vec<f64>>,
-    /// Write every game as a GGF record to this file.
-    #[arg(long)]
-    ggf_out: Option<std::path::PathBuf>,
-    /// Print the result as JSON.
-    #[arg(long)]
-    json: bool,
-}
 
 /// One clock per engine from "given once" or "given per engine" values.
 pub fn per_engine<T: Copy>(values: &[T]) -> Result<Option<[T; 2]>, String> {
@@ -127,10 +78,10 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            crate::match_runner::load_openings(&text, args.seed)
+            crate::tools::match_runner::load_openings(&text, args.seed)
                 .map_err(|e| format!("{}: {e}", path.display()))?
         }
-        None => crate::match_runner::random_openings(
+        None => crate::tools::match_runner::random_openings(
             games.div_ceil(2),
             args.random_plies,
             args.seed.unwrap_or(1),
@@ -213,8 +164,8 @@ pub fn warn_if_oversubscribed(config: &MatchConfig) {
     }
 }
 
-pub fn run_match(args: MatchArgs) -> ExitCode {
-    let config = match match_config(&args) {
+pub fn run_match(args: &MatchArgs) -> ExitCode {
+    let config = match match_config(args) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("oxello match: {e}");
@@ -222,7 +173,7 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
         }
     };
     warn_if_oversubscribed(&config);
-    if let Err(e) = crate::match_runner::check_engines(&config) {
+    if let Err(e) = crate::tools::match_runner::check_engines(&config) {
         eprintln!("oxello match: {e}");
         return ExitCode::FAILURE;
     }

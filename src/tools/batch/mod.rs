@@ -2,14 +2,15 @@
 //! [`matches`]; training data and weights in [`training`]): each prints its report on stdout
 //! and returns the process's exit code.
 
-use crate::board::Board;
-use crate::eval::DISC;
-use crate::notation::{parse_obf, parse_position};
-use crate::perft::{perft_parallel, PerftMode};
-use crate::report::{best_line, info_lines, vertex_name};
-use crate::search::{search, Limits};
-use crate::timeman::solvable_empties;
-use crate::tt::{TranspositionTable, HASH_MIB};
+use super::cli::{hash_mib, threads_or_cores, AnalyzeArgs, Mode, PerftArgs, SolveArgs};
+use oxello::board::Board;
+use oxello::eval::DISC;
+use oxello::notation::{parse_obf, parse_position};
+use oxello::perft::{perft_parallel, PerftMode};
+use oxello::report::{best_line, info_lines, vertex_name};
+use oxello::search::{search, Limits};
+use oxello::timeman::solvable_empties;
+use oxello::tt::TranspositionTable;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -37,53 +38,25 @@ macro_rules! outln {
 pub mod matches;
 pub mod training;
 
-#[derive(Copy, Clone, clap::ValueEnum)]
-pub enum Mode {
-    /// A pass is a ply; a finished game stays one leaf at greater depths (the published table).
-    A,
-    /// A pass costs no depth.
-    C,
-}
-
 /// Perft depths beyond this run for minutes to hours: they need `--force`.
 const PERFT_UNFORCED: u32 = 14;
 /// Thinking time of `oxello analyze` when neither `--depth` nor `--time` is given.
 const DEFAULT_ANALYZE_SECONDS: f64 = 10.0;
 
-/// The threads asked for, or one per core.
-pub fn threads_or_cores(requested: Option<u64>) -> usize {
-    requested.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |n| n as usize,
-    )
-}
-
-/// A table size within range, with a word on stderr when it had to be moved there.
-pub fn hash_mib(requested: usize) -> usize {
-    let mib = requested.clamp(*HASH_MIB.start(), *HASH_MIB.end());
-    if mib != requested {
-        eprintln!(
-            "oxello: --hash {requested} is outside {}-{} MiB; using {mib} MiB",
-            HASH_MIB.start(),
-            HASH_MIB.end()
-        );
-    }
-    mib
-}
-
-pub fn run_perft(depth: u32, mode: Mode, threads: usize, force: bool) -> ExitCode {
-    if depth > PERFT_UNFORCED && !force {
+pub fn run_perft(args: &PerftArgs) -> ExitCode {
+    let depth = args.depth;
+    if depth > PERFT_UNFORCED && !args.force {
         eprintln!(
             "oxello perft: depth {depth} would run for hours; depths beyond {PERFT_UNFORCED} need --force"
         );
         return ExitCode::FAILURE;
     }
-    let mode = match mode {
+    let mode = match args.mode {
         Mode::A => PerftMode::PassIsPly,
         Mode::C => PerftMode::PassIsFree,
     };
     let start = Instant::now();
-    let count = perft_parallel(&Board::START, depth, mode, threads);
+    let count = perft_parallel(&Board::START, depth, mode, args.threads as usize);
     let secs = start.elapsed().as_secs_f64();
     outln!("perft {depth}: {count}");
     outln!(
@@ -95,7 +68,7 @@ pub fn run_perft(depth: u32, mode: Mode, threads: usize, force: bool) -> ExitCod
 
 pub fn run_bench(threads: usize) -> ExitCode {
     outln!("part                 positions        nodes     time      nodes/s");
-    let bench = crate::bench::run(threads, |p| {
+    let bench = crate::tools::bench::run(threads, |p| {
         outln!(
             "{:<20} {:>9} {:>12} {:>7.3}s {:>12.0}",
             p.name,
@@ -116,7 +89,9 @@ pub fn run_bench(threads: usize) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-pub fn run_solve(file: &std::path::Path, wld: bool, hash: usize, threads: usize) -> ExitCode {
+pub fn run_solve(args: &SolveArgs) -> ExitCode {
+    let (file, wld) = (&args.file, args.wld);
+    let (hash, threads) = (hash_mib(args.hash), threads_or_cores(args.threads));
     let entries = match std::fs::read_to_string(file)
         .map_err(|e| e.to_string())
         .and_then(|t| parse_obf(&t).map_err(|e| e.to_string()))
@@ -189,21 +164,17 @@ pub fn run_solve(file: &std::path::Path, wld: bool, hash: usize, threads: usize)
     }
 }
 
-pub fn run_analyze(
-    position: &str,
-    (depth, time): (Option<u32>, Option<f64>),
-    lines: usize,
-    hash: usize,
-    threads: usize,
-) -> ExitCode {
-    let position = match parse_position(position) {
+pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
+    let (hash, threads) = (hash_mib(args.hash), threads_or_cores(args.threads));
+    let position = match parse_position(&args.position) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("oxello analyze: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let time = match time {
+    let depth = args.depth;
+    let time = match args.time {
         Some(t) if !(t.is_finite() && t > 0.0) => {
             eprintln!("oxello analyze: --time {t}: expected a positive number of seconds");
             return ExitCode::FAILURE;
@@ -216,7 +187,7 @@ pub fn run_analyze(
         depth,
         soft_time: time,
         hard_time: time,
-        lines,
+        lines: args.lines as usize,
         exact_empties: time.map(solvable_empties),
         threads,
         ..Limits::default()

@@ -12,14 +12,14 @@
 //! the same whatever the number of threads.
 
 use super::record::{parse_records, Label, Record, HEADER};
-use crate::board::{Color, Position, Squares};
-use crate::game::Game;
-use crate::notation::parse_transcript;
-use crate::rng::Rng;
-use crate::search::{search, Limits};
-use crate::symmetry::canonical;
-use crate::tt::TranspositionTable;
 use crossbeam_channel::unbounded;
+use oxello::board::{Color, Position, Squares};
+use oxello::game::Game;
+use oxello::notation::parse_transcript;
+use oxello::rng::Rng;
+use oxello::search::{search, Limits};
+use oxello::symmetry::canonical;
+use oxello::tt::TranspositionTable;
 use std::collections::{BTreeMap, HashSet};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -286,7 +286,7 @@ impl<'a> Worker<'a> {
         };
         let report = search(&self.tt, &self.stop, &pos.board, &limits, |_| {});
         let best = report.lines[0].score;
-        let temperature = temperature * f64::from(crate::eval::DISC);
+        let temperature = temperature * f64::from(oxello::eval::DISC);
         let weights: Vec<f64> = report
             .lines
             .iter()
@@ -363,7 +363,7 @@ impl<'a> Worker<'a> {
     /// The exact score of `pos` for the side to move, in discs, and a best move.
     fn solve(&mut self, pos: &Position) -> (i32, Option<u32>) {
         let report = search(&self.tt, &self.stop, &pos.board, &Limits::default(), |_| {});
-        (report.score / crate::eval::DISC, report.best_move())
+        (report.score / oxello::eval::DISC, report.best_move())
     }
 }
 

@@ -19,8 +19,8 @@
 //! Lines starting with `#` are comments; the first line of a file written by Oxello is the
 //! header above. Each position appears once under the 8 symmetries of the board.
 
-use crate::board::Position;
-use crate::notation::{format_position, parse_position, ParseError};
+use oxello::board::Position;
+use oxello::notation::{format_position, parse_position, ParseError};
 use std::fmt;
 
 /// The first line of every record file.

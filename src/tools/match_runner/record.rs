@@ -1,9 +1,9 @@
 //! Game records in GGF, the Generic Game Format of the Othello servers.
 
 use super::{Forfeit, GameResult};
-use crate::board::Color;
-use crate::game::Move;
-use crate::notation::square_name;
+use oxello::board::Color;
+use oxello::game::Move;
+use oxello::notation::square_name;
 
 /// The start position as a GGF board: 8, 64 squares a1..h8 (`*` black, `O` white), side.
 const START_BOARD: &str = "8 ---------------------------O*------*O--------------------------- *";

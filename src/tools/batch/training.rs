@@ -1,92 +1,18 @@
 //! `oxello selfplay`, `oxello train` and `oxello accuracy`: the evaluation's data, weights
 //! and measurement.
 
-use super::{hash_mib, threads_or_cores};
-use crate::board::Board;
-use crate::eval::evaluate;
-use crate::eval::weights::{checksum, Weights, PHASE_WIDTH};
-use crate::eval::DISC;
-use crate::search::{search, Limits};
-use crate::training::record::{parse_records, Label, Record};
-use crate::training::{fit, selfplay};
-use crate::tt::TranspositionTable;
+use crate::tools::cli::{hash_mib, threads_or_cores, AccuracyArgs, SelfplayArgs, TrainArgs};
+use crate::tools::training::record::{parse_records, Label, Record};
+use crate::tools::training::{fit, selfplay};
+use oxello::board::Board;
+use oxello::eval::evaluate;
+use oxello::eval::weights::{checksum, Weights, PHASE_WIDTH};
+use oxello::eval::DISC;
+use oxello::search::{search, Limits};
+use oxello::tt::TranspositionTable;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-#[derive(clap::Args)]
-pub struct TrainArgs {
-    /// Training record files (from `oxello selfplay`); give several to merge them.
-    #[arg(long = "data", required = true, num_args = 1)]
-    data: Vec<std::path::PathBuf>,
-    /// Write the weights here.
-    #[arg(long)]
-    out: std::path::PathBuf,
-    /// Leave out every position of the games in this file (a held-out test set).
-    #[arg(long)]
-    exclude: Option<std::path::PathBuf>,
-    /// Passes over the data per phase.
-    #[arg(long, default_value_t = 300)]
-    epochs: usize,
-    /// Adam's step in discs (it decays to a tenth).
-    #[arg(long, default_value_t = 0.1)]
-    learning_rate: f64,
-    /// L2 penalty on the weights.
-    #[arg(long, default_value_t = 3e-4)]
-    l2: f64,
-    /// Weight of a `played` record against an `exact` one (1).
-    #[arg(long, default_value_t = 0.3)]
-    played_weight: f64,
-    /// Threads, each fitting whole phases (default: every core).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
-    threads: Option<u64>,
-}
-
-#[derive(clap::Args)]
-pub struct SelfplayArgs {
-    /// Append the records to this file (created if missing; positions already in it are not
-    /// written again).
-    #[arg(long)]
-    out: std::path::PathBuf,
-    /// Label the games of this file (one transcript per line, as the WTHOR and Egaroucid
-    /// lists) instead of playing new ones.
-    #[arg(long)]
-    games_file: Option<std::path::PathBuf>,
-    /// Games to play, or at most this many games of the file.
-    #[arg(long, default_value_t = 1000)]
-    games: usize,
-    /// Index of the first game (extend a self-play run with the same seed, or skip a file's
-    /// first games).
-    #[arg(long, default_value_t = 0)]
-    start: usize,
-    /// Leave out every position of the games in this file (a held-out test set).
-    #[arg(long)]
-    exclude: Option<std::path::PathBuf>,
-    /// Positions with at most this many empties get the solver's exact score, 0-30.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
-    exact_empties: u32,
-    /// Random moves that open a self-play game: "LOW-HIGH", each game draws a count.
-    #[arg(long, default_value = "8-20")]
-    random_plies: String,
-    /// Depth of the searches that choose the later self-play moves, 1-20.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
-    noise_depth: u32,
-    /// Softmax temperature of that choice, in discs (0: always the best move).
-    #[arg(long, default_value_t = 2.0)]
-    temperature: f64,
-    /// From this many empties on, self-play takes the search's best move, without noise.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=60))]
-    greedy_empties: u32,
-    /// Seed of the self-play games.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Worker threads, 1-256 (default: every core).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
-    threads: Option<u64>,
-    /// Each worker's transposition table in MiB (1-4096).
-    #[arg(long, default_value_t = 16)]
-    hash: usize,
-}
 
 /// Reads a file of games for `oxello selfplay`.
 pub fn read_games_file(path: &std::path::Path) -> Result<Vec<Vec<u32>>, String> {
@@ -110,7 +36,7 @@ pub fn parse_plies_range(s: &str) -> Result<(u32, u32), String> {
         .ok_or_else(bad)
 }
 
-pub fn run_selfplay(args: SelfplayArgs) -> ExitCode {
+pub fn run_selfplay(args: &SelfplayArgs) -> ExitCode {
     let config = (|| -> Result<selfplay::Config, String> {
         if !(args.temperature.is_finite() && args.temperature >= 0.0) {
             return Err(format!(
@@ -195,7 +121,7 @@ pub fn read_record_files(paths: &[std::path::PathBuf]) -> Result<Vec<Record>, St
     Ok(all)
 }
 
-pub fn run_train(args: TrainArgs) -> ExitCode {
+pub fn run_train(args: &TrainArgs) -> ExitCode {
     let started = Instant::now();
     let loaded = read_record_files(&args.data).and_then(|records| {
         let excluded = match &args.exclude {
@@ -254,8 +180,9 @@ pub fn run_train(args: TrainArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-pub fn run_accuracy(file: &std::path::Path, empties: u32, depth: u32) -> ExitCode {
-    let positions: Vec<(Board, i32)> = match read_record_files(&[file.to_path_buf()]) {
+pub fn run_accuracy(args: &AccuracyArgs) -> ExitCode {
+    let (file, empties, depth) = (&args.file, args.empties, args.depth);
+    let positions: Vec<(Board, i32)> = match read_record_files(std::slice::from_ref(file)) {
         Ok(records) => records
             .iter()
             .filter(|r| r.label == Label::Exact && r.position.board.empty_count() == empties)

@@ -8,10 +8,10 @@
 //! error. Everything is deterministic: the same records give the same weights.
 
 use super::record::{Label, Record};
-use crate::eval::patterns::{self, INSTANCES, OFFSETS, PHASE_WEIGHTS, SHAPES};
-use crate::eval::weights::{BIAS, PHASES, PHASE_WIDTH, WEIGHTS_PER_PHASE};
-use crate::eval::{scalar_features, DISC, SCALAR_FEATURES};
-use crate::symmetry::canonical;
+use oxello::eval::patterns::{self, INSTANCES, OFFSETS, PHASE_WEIGHTS, SHAPES};
+use oxello::eval::weights::{BIAS, PHASES, PHASE_WIDTH, WEIGHTS_PER_PHASE};
+use oxello::eval::{scalar_features, DISC, SCALAR_FEATURES};
+use oxello::symmetry::canonical;
 use std::collections::HashSet;
 
 /// Empties borrowed from each neighbouring phase.

@@ -9,12 +9,12 @@ pub mod record;
 pub mod stats;
 pub mod summary;
 
-use crate::board::{Color, Squares};
-use crate::game::{Game, Move};
-use crate::notation::{parse_square, parse_transcript, square_name};
-use crate::rng::{shuffle, Rng};
 use client::{Client, ClientError};
 use crossbeam_channel::unbounded;
+use oxello::board::{Color, Squares};
+use oxello::game::{Game, Move};
+use oxello::notation::{parse_square, parse_transcript, square_name};
+use oxello::rng::{shuffle, Rng};
 use stats::{Sprt, SprtVerdict, Tally};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -89,7 +89,6 @@ pub struct GameResult {
     pub index: usize,
     /// Which engine (0 or 1) had black.
     pub black: usize,
-    pub opening_len: usize,
     /// Every move with its thinking time (0 for opening moves), passes included.
     pub moves: Vec<(Color, Move, f64)>,
     /// Black's disc differential (WOF rule), or +-64 for a forfeit.
@@ -139,7 +138,7 @@ pub fn load_openings(text: &str, seed: Option<u64>) -> Result<Vec<Vec<u32>>, Str
         }
         let word = line.split_whitespace().next().unwrap_or("");
         let moves = parse_transcript(word).map_err(|e| format!("line {}: {e}", n + 1))?;
-        Game::replay(crate::board::Position::start(), &moves)
+        Game::replay(oxello::board::Position::start(), &moves)
             .map_err(|e| format!("line {}: {e}", n + 1))?;
         openings.push(moves);
     }
@@ -285,7 +284,6 @@ fn play_game(
     let mut result = GameResult {
         index,
         black,
-        opening_len: opening.len(),
         moves: Vec::new(),
         black_score: 0,
         forfeit: None,

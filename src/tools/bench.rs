@@ -5,12 +5,12 @@
 //! Every position comes from the files in `tests/data/`, compiled in, so the bench needs no
 //! file at run time and gives the same signature everywhere.
 
-use crate::board::Board;
-use crate::game::Game;
-use crate::notation::parse_obf;
-use crate::perft::{perft, PerftMode};
-use crate::search::{search, Limits};
-use crate::tt::TranspositionTable;
+use oxello::board::Board;
+use oxello::game::Game;
+use oxello::notation::parse_obf;
+use oxello::perft::{perft, PerftMode};
+use oxello::search::{search, Limits};
+use oxello::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -30,9 +30,9 @@ const MIDGAME_GAMES: [usize; 4] = [10, 500, 2000, 4000];
 const FFO_SOLVES: usize = 10;
 const RANDOM_SOLVES: [usize; 4] = [2, 9, 10, 12];
 
-const WTHOR: &str = include_str!("../tests/data/wthor_2024_2025_transcripts.txt");
-const FFO_20_39: &str = include_str!("../tests/data/fforum-20-39.obf");
-const RANDOM22: &str = include_str!("../tests/data/random22.obf");
+const WTHOR: &str = include_str!("../../tests/data/wthor_2024_2025_transcripts.txt");
+const FFO_20_39: &str = include_str!("../../tests/data/fforum-20-39.obf");
+const RANDOM22: &str = include_str!("../../tests/data/random22.obf");
 
 /// One part of the bench: what it did and what it cost.
 #[derive(Clone, Debug)]
