@@ -10,6 +10,24 @@ use std::fmt;
 #[cfg(target_feature = "avx2")]
 mod simd;
 
+/// Board geometry, as masks: the edge files and rows, all four edges, the corners, and the
+/// a1-h8 diagonal.
+pub const FILE_A: u64 = 0x0101_0101_0101_0101;
+pub const FILE_H: u64 = 0x8080_8080_8080_8080;
+pub const ROW_1: u64 = 0x0000_0000_0000_00FF;
+pub const ROW_8: u64 = 0xFF00_0000_0000_0000;
+pub const EDGES: u64 = FILE_A | FILE_H | ROW_1 | ROW_8;
+pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+pub const DIAGONAL_A1H8: u64 = 0x8040_2010_0804_0201;
+
+/// The squares next to any square of `x` (king moves), without wrapping across the board edge.
+#[inline]
+pub const fn neighbours(x: u64) -> u64 {
+    let sideways = ((x << 1) & !FILE_A) | ((x >> 1) & !FILE_H);
+    let row = x | sideways;
+    (sideways | (row << 8) | (row >> 8)) & !x
+}
+
 /// Squares on files b..g: a disc there can be stepped over sideways without wrapping a row.
 const NOT_EDGE_FILES: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 

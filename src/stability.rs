@@ -6,14 +6,8 @@
 //! lines of the board come from carry and occluded-fill tricks; each is tested against a plain
 //! reading.
 
-use crate::board::{file_byte, flips};
+use crate::board::{file_byte, flips, EDGES, FILE_A, FILE_H, ROW_1, ROW_8};
 use std::sync::LazyLock;
-
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = 0x8080_8080_8080_8080;
-const ROW_1: u64 = 0x0000_0000_0000_00FF;
-const ROW_8: u64 = 0xFF00_0000_0000_0000;
-const EDGES: u64 = FILE_A | FILE_H | ROW_1 | ROW_8;
 
 /// The squares of `occupied` from which every square onward in one direction, up to the edge,
 /// is occupied: a Kogge-Stone fill from `seeds` (the occupied squares whose next square lies

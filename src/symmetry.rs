@@ -35,21 +35,6 @@ pub const fn flip_diagonal(x: u64) -> u64 {
     x ^ t ^ (t >> 7)
 }
 
-/// Mirrors on the h1-a8 anti-diagonal: (file, row) <-> (7 - row, 7 - file), by delta swaps.
-#[inline]
-pub fn flip_anti_diagonal(x: u64) -> u64 {
-    const K1: u64 = 0xAA00_AA00_AA00_AA00;
-    const K2: u64 = 0xCCCC_0000_CCCC_0000;
-    const K4: u64 = 0xF0F0_F0F0_0F0F_0F0F;
-    let mut x = x;
-    let t = x ^ (x << 36);
-    x ^= K4 & (t ^ (x >> 36));
-    let t = K2 & (x ^ (x << 18));
-    x ^= t ^ (t >> 18);
-    let t = K1 & (x ^ (x << 9));
-    x ^ t ^ (t >> 9)
-}
-
 /// Applies symmetry `s` (0..8) to one bitboard: bit 0 mirrors files, bit 1 mirrors rows,
 /// bit 2 transposes first. 0 is the identity.
 #[inline]

@@ -1,13 +1,14 @@
-//! The evaluation's bit tricks against plain references: neighbours, every pattern instance's
-//! index, and stable discs (which must survive any continuation of the game); the weights
-//! file's checks; the symmetry of the evaluation.
+//! The evaluation's bit tricks against plain references: the board's neighbours (which
+//! potential mobility counts), every pattern instance's index, and stable discs (which must
+//! survive any continuation of the game); the weights file's checks; the symmetry of the
+//! evaluation.
 
-use oxello::board::{flips, Board, Squares};
+use oxello::board::{flips, neighbours, Board, Squares};
 use oxello::eval::patterns::{
     after_move, carried, indices, offset_indices, Shape, INSTANCES, OFFSETS, SHAPES,
 };
 use oxello::eval::weights::{checksum, Weights, WeightsError, PHASES, WEIGHTS_PER_PHASE};
-use oxello::eval::{evaluate, neighbours, Children};
+use oxello::eval::{evaluate, Children};
 use oxello::stability::stable_discs;
 use oxello::symmetry::transform_square;
 use proptest::prelude::*;

@@ -1,6 +1,6 @@
 //! The search thread: exact FFO endgame values, stopping, node limits, table size, analysis lines.
 
-use oxello::board::{Board, Squares};
+use oxello::board::Board;
 use oxello::engine::{Engine, Event};
 use oxello::eval::DISC;
 use oxello::game::Game;
@@ -259,16 +259,21 @@ fn searches_are_deterministic_and_report_each_iteration() {
 #[test]
 fn a_position_without_moves_reports_no_move() {
     let engine = Engine::new(1);
-    // Game over: the 9-move wipe-out.
+    // Game over: the 9-move wipe-out, black's, with white to move.
     let over = Game::from_transcript("d3c3b3d2e1d6d7e3f4")
         .unwrap()
         .position()
         .board;
-    let r = engine.search(over, Limits::default());
-    assert_eq!(r.best_move(), None);
-    assert!(r.exact);
-    assert_eq!(r.score, over.final_score() * DISC);
-    assert!(Squares(over.moves()).next().is_none());
+    // A pass: the side to move has b1 alone, the opponent a1 and the move c1, after which the
+    // opponent owns all three discs and the 61 empties: -64 for the side passing.
+    let pass = Board::new(1 << 1, 1 << 0);
+    for (board, score) in [(over, -64), (pass, -64)] {
+        let r = engine.search(board, Limits::default());
+        assert_eq!(r.best_move(), None);
+        assert!(r.lines.is_empty());
+        assert!(r.exact);
+        assert_eq!(r.score, score * DISC);
+    }
 }
 
 #[test]

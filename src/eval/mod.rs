@@ -8,25 +8,13 @@
 pub mod patterns;
 pub mod weights;
 
-use crate::board::{legal_moves, Board};
+use crate::board::{legal_moves, neighbours, Board};
 use std::path::Path;
 use std::sync::OnceLock;
 use weights::{Weights, BIAS, PHASE_WIDTH};
 
 /// Centi-discs per disc of final score.
 pub const DISC: i32 = 100;
-
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = 0x8080_8080_8080_8080;
-pub const CORNERS: u64 = 0x8100_0000_0000_0081;
-
-/// The squares next to any square of `x` (king moves), without wrapping across the board edge.
-#[inline]
-pub const fn neighbours(x: u64) -> u64 {
-    let sideways = ((x << 1) & !FILE_A) | ((x >> 1) & !FILE_H);
-    let row = x | sideways;
-    (sideways | (row << 8) | (row >> 8)) & !x
-}
 
 /// The shipped weights (see [`weights`] for the format, README.md for how they are made).
 static EMBEDDED: &[u8] = include_bytes!("weights.bin");

@@ -11,7 +11,7 @@
 //! into base 3. A child's indices can instead come from its parent's, square by square
 //! ([`after_move`]). `tests/eval.rs` checks both against a plain reading of the squares.
 
-use crate::board::{Board, Squares};
+use crate::board::{Board, Squares, DIAGONAL_A1H8, FILE_A};
 use crate::notation::square_index;
 use crate::symmetry::{flip_diagonal, flip_horizontal, flip_vertical, transform_square};
 
@@ -141,16 +141,13 @@ const TERNARY: [u16; 1024] = {
     t
 };
 
-const MAIN_DIAGONAL: u64 = 0x8040_2010_0804_0201;
-const ALL_ROWS: u64 = 0x0101_0101_0101_0101;
-
 /// The bits of the squares above the main diagonal starting at column `from`, by column.
 #[inline(always)]
 fn diagonal_bits(x: u64, from: u32) -> u64 {
     // Each square of the line is in its own column, so the product gathers them into the top
     // byte, bit c from column c, without carries.
-    let line = (MAIN_DIAGONAL << from) & !(ALL_ROWS * ((1u64 << from) - 1));
-    ((x & line).wrapping_mul(ALL_ROWS) >> 56) >> from
+    let line = (DIAGONAL_A1H8 << from) & !(FILE_A * ((1u64 << from) - 1));
+    ((x & line).wrapping_mul(FILE_A) >> 56) >> from
 }
 
 /// The bits of shape `shape`'s squares (in reading order) on a board in the a1 orientation.
@@ -163,7 +160,7 @@ fn shape_bits(x: u64, shape: usize) -> u64 {
         3 => x >> 8 & 0xFF,
         4 => x >> 16 & 0xFF,
         5 => x >> 24 & 0xFF,
-        6 => (x & MAIN_DIAGONAL).wrapping_mul(ALL_ROWS) >> 56,
+        6 => (x & DIAGONAL_A1H8).wrapping_mul(FILE_A) >> 56,
         7 => diagonal_bits(x, 1),
         8 => diagonal_bits(x, 2),
         9 => diagonal_bits(x, 3),

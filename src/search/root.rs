@@ -132,7 +132,7 @@ impl Searcher<'_> {
         }
     }
 
-    /// The root moves ordered by a static look: corners first, then fewest replies.
+    /// The root moves ordered by the evaluation of the position after each, best first.
     fn ordered_root_moves(&self, board: &Board) -> Vec<RootMove> {
         let mut moves: Vec<RootMove> = Squares(board.moves())
             .map(|sq| {

@@ -6,8 +6,7 @@
 //! move, and adds the positions it visits to `nodes` (one per position with an empty square,
 //! as everywhere in the search).
 
-use crate::board::{file_byte, flips};
-use crate::eval::neighbours;
+use crate::board::{file_byte, flips, neighbours, FILE_A};
 use crate::stability::stable_discs;
 
 /// The most empties [`solve_shallow`] is meant for: deeper, a sorted move list and the table
@@ -16,8 +15,6 @@ pub const SHALLOW_EMPTIES: u32 = 5;
 
 /// Below any score.
 const NO_SCORE: i32 = -65;
-
-const FILE_A: u64 = 0x0101_0101_0101_0101;
 
 /// `LINE_FLIPS[x][line]`: the discs flipped by a disc put on square `x` of a full line of 8,
 /// where the set bits of `line` are the mover's and the others the opponent's (bit `x` is not

@@ -7,8 +7,8 @@ pub mod last;
 use super::movelist::MoveList;
 use super::parallel::Node;
 use super::{ExactSolver, Searcher, INFINITY};
-use crate::board::{legal_moves, Board};
-use crate::eval::{neighbours, Children, CORNERS, DISC};
+use crate::board::{legal_moves, neighbours, Board, CORNERS};
+use crate::eval::{Children, DISC};
 use crate::tt::{endgame_depth, endgame_level, EXACT_LEVEL, LEVELS, NO_MOVE};
 use last::{odd_quadrants, solve_shallow, stability_bound};
 
