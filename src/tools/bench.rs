@@ -2,8 +2,10 @@
 //! whose total search node count is a signature of the search. A change that should not alter
 //! the search keeps the signature; one that does states the new signature in its commit.
 //!
-//! Every position comes from the files in `tests/data/`, compiled in, so the bench needs no
-//! file at run time and gives the same signature everywhere.
+//! Every position comes from `tests/data/`: the midgame ones are the openings of four
+//! tournament games (kept here as transcripts, checked against their file by a test), the
+//! endgame ones two small `.obf` files compiled in. The bench needs no file at run time and
+//! gives the same signature everywhere.
 
 use oxello::board::Board;
 use oxello::game::Game;
@@ -22,15 +24,18 @@ pub const BENCH_HASH_MIB: usize = 64;
 const PERFT_DEPTH: u32 = 11;
 /// Midgame search depth, from positions 20 plies into tournament games.
 const MIDGAME_DEPTH: u32 = 11;
-const MIDGAME_PLIES: usize = 20;
-/// Lines of `wthor_2024_2025_transcripts.txt` (counted from 1) whose games give the midgame
-/// positions.
-const MIDGAME_GAMES: [usize; 4] = [10, 500, 2000, 4000];
+/// The first 20 plies of the games on lines 10, 500, 2000 and 4000 of
+/// `tests/data/wthor_2024_2025_transcripts.txt`: the midgame positions.
+const MIDGAME_OPENINGS: [&str; 4] = [
+    "f5d6c3d3c4f4c5b3e2e3c2b6b5e6f6d2f2f3b4a6",
+    "f5d6c4d3c3f4c5b3c2e3d2c6f2e6b4a3f7f6g4g3",
+    "f5d6c3d3c4f4f6f3e6e7d7g6f8f7e2d8e3c8g3c6",
+    "f5d6c5f4d3e3g4g5e6c4e2f6b5b6c6a5d7e7e8c7",
+];
 /// FFO positions solved exactly (#20-#29) and the random-game ones (1-based lines).
 const FFO_SOLVES: usize = 10;
 const RANDOM_SOLVES: [usize; 4] = [2, 9, 10, 12];
 
-const WTHOR: &str = include_str!("../../tests/data/wthor_2024_2025_transcripts.txt");
 const FFO_20_39: &str = include_str!("../../tests/data/fforum-20-39.obf");
 const RANDOM22: &str = include_str!("../../tests/data/random22.obf");
 
@@ -57,15 +62,11 @@ pub struct Bench {
     pub signature: u64,
 }
 
-/// The midgame positions: `MIDGAME_PLIES` into each game of `MIDGAME_GAMES`.
+/// The midgame positions, where [`MIDGAME_OPENINGS`] lead.
 fn midgame_positions() -> Vec<Board> {
-    let lines: Vec<&str> = WTHOR.lines().collect();
-    MIDGAME_GAMES
+    MIDGAME_OPENINGS
         .iter()
-        .map(|&n| {
-            // `<source> <black score> <transcript>`
-            let transcript = lines[n - 1].split_whitespace().nth(2).unwrap_or_default();
-            let opening = &transcript[..(2 * MIDGAME_PLIES).min(transcript.len())];
+        .map(|opening| {
             let game = Game::from_transcript(opening).expect("bench games are legal");
             game.position().board
         })
@@ -142,4 +143,25 @@ pub fn run(threads: usize, mut on_part: impl FnMut(&Part)) -> Bench {
     }
     let signature = parts[1..].iter().map(|p| p.nodes).sum();
     Bench { parts, signature }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MIDGAME_OPENINGS;
+
+    /// The games file the openings were taken from, read at test time only, and their lines
+    /// in it (counted from 1).
+    const WTHOR: &str = include_str!("../../tests/data/wthor_2024_2025_transcripts.txt");
+    const LINES: [usize; 4] = [10, 500, 2000, 4000];
+    const PLIES: usize = 20;
+
+    #[test]
+    fn the_midgame_openings_are_the_first_20_plies_of_their_games() {
+        let lines: Vec<&str> = WTHOR.lines().collect();
+        for (opening, line) in MIDGAME_OPENINGS.iter().zip(LINES) {
+            // `<source> <black score> <transcript>`
+            let transcript = lines[line - 1].split_whitespace().nth(2).unwrap();
+            assert_eq!(*opening, &transcript[..2 * PLIES], "line {line}");
+        }
+    }
 }
