@@ -1,16 +1,17 @@
 //! Oxello: a bitboard Othello engine.
 //!
 //! Modules depend one way: `board` <- `eval` <- `search` <- `engine` <- `play` <- `gtp`,
-//! `nboard` (the front ends, chosen by `frontend` from the first line of input).
+//! `nboard` (the front ends, which the binary chooses from the first line of input); `io`,
+//! the line reader and writer, is a leaf that everything may use.
 
 pub mod batch;
 pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod eval;
-pub mod frontend;
 pub mod game;
 pub mod gtp;
+pub mod io;
 pub mod match_runner;
 pub mod nboard;
 pub mod notation;

@@ -172,8 +172,21 @@ fn main() -> ExitCode {
                 move_time: cli.move_time.filter(|t| t.is_finite() && *t > 0.0),
                 threads: threads_or_cores(cli.threads),
             };
-            oxello::frontend::run(options, nboard);
+            serve(options, nboard);
             ExitCode::SUCCESS
         }
+    }
+}
+
+/// Runs the engine on stdin/stdout: NBoard if the first line is `nboard <version>` (or if
+/// `nboard` is asked for), GTP otherwise.
+fn serve(options: Options, nboard: bool) {
+    let input = oxello::io::spawn_readers();
+    let first = input.recv().unwrap_or(oxello::io::Input::Eof);
+    let stdout = std::io::stdout();
+    if nboard || oxello::io::is_nboard_hello(&first) {
+        oxello::nboard::run(first, input, stdout.lock(), &options);
+    } else {
+        oxello::gtp::run(first, input, stdout.lock(), &options);
     }
 }
