@@ -76,11 +76,6 @@ impl Engine {
         self.stop.store(true, Ordering::SeqCst);
     }
 
-    /// The flag that stops a search, for a thread that must stop it without the engine.
-    pub fn stop_flag(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.stop)
-    }
-
     pub fn events(&self) -> &Receiver<Event> {
         &self.events
     }

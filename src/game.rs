@@ -4,6 +4,7 @@ use crate::board::{Color, Position};
 use crate::notation::{parse_transcript, square_name, ParseError};
 use std::fmt;
 
+/// A move of the record or of a command: a square or a pass.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Move {
     Play(u32),

@@ -4,15 +4,15 @@
 //!
 //! The engine's layers depend one way: `board` (with `notation`, `symmetry`, `game`, `perft`)
 //! <- `eval`, `stability` <- `search` (with `tt`) <- `engine` <- `play` (with `timeman`,
-//! `report`) <- `gtp`, `nboard` (the front ends, chosen by `frontend` from the first line of
-//! input).
+//! `report`) <- `gtp`, `nboard` (the front ends, which the binary chooses from the first
+//! line of input); `io`, the line reader and writer, is a leaf that everything may use.
 
 pub mod board;
 pub mod engine;
 pub mod eval;
-pub mod frontend;
 pub mod game;
 pub mod gtp;
+pub mod io;
 pub mod nboard;
 pub mod notation;
 pub mod perft;

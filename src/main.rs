@@ -61,8 +61,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// The engine: GTP on stdin/stdout, or NBoard's protocol when asked for or when the first line
-/// says so, until the input ends.
+/// The engine on stdin/stdout: NBoard's protocol when asked for or when the first line is
+/// `nboard <version>`, GTP otherwise, until the input ends.
 fn serve(cli: &Cli, nboard: bool) -> ExitCode {
     let options = Options {
         hash_mib: hash_mib(cli.hash),
@@ -70,6 +70,13 @@ fn serve(cli: &Cli, nboard: bool) -> ExitCode {
         move_time: cli.move_time.filter(|t| t.is_finite() && *t > 0.0),
         threads: threads_or_cores(cli.threads),
     };
-    oxello::frontend::run(options, nboard);
+    let input = oxello::io::spawn_readers();
+    let first = input.recv().unwrap_or(oxello::io::Input::Eof);
+    let stdout = std::io::stdout();
+    if nboard || oxello::io::is_nboard_hello(&first) {
+        oxello::nboard::run(first, input, stdout.lock(), &options);
+    } else {
+        oxello::gtp::run(first, input, stdout.lock(), &options);
+    }
     ExitCode::SUCCESS
 }

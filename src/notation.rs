@@ -68,11 +68,6 @@ pub fn parse_transcript(s: &str) -> Result<Vec<u32>, ParseError> {
         .collect()
 }
 
-/// Writes moves as a transcript, `f5d6c3`.
-pub fn format_transcript(moves: &[u32]) -> String {
-    moves.iter().map(|&sq| square_name(sq)).collect()
-}
-
 /// Parses the side-to-move token of a board string.
 pub fn parse_side(s: &str) -> Result<Color, ParseError> {
     match s.to_ascii_lowercase().as_str() {

@@ -5,14 +5,11 @@
 
 use crate::board::{Board, Color, Squares};
 use crate::engine::{Engine, Event};
-use crate::frontend::Input;
 use crate::game::{Game, GameError};
+use crate::io::{Inbox, Input};
 use crate::search::{Limits, Report};
-use crate::timeman::{solvable_empties, Clock, Remaining};
-use crossbeam_channel::{select, Receiver};
-use std::collections::VecDeque;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use crate::timeman::{solvable_empties, Clock, Remaining, MAX_SECONDS};
+use crossbeam_channel::{never, select, Receiver};
 use std::time::{Duration, Instant};
 
 /// Deepest analysis when no time is given (it goes on until stopped or the exact solve).
@@ -30,49 +27,6 @@ pub struct Options {
     pub threads: usize,
 }
 
-/// The lines of input, read ahead while a search runs and handed out in order.
-pub struct Inbox {
-    input: Receiver<Input>,
-    pending: VecDeque<Input>,
-    closed: bool,
-}
-
-impl Inbox {
-    pub fn new(input: Receiver<Input>) -> Inbox {
-        Inbox {
-            input,
-            pending: VecDeque::new(),
-            closed: false,
-        }
-    }
-
-    /// The next line, or EOF.
-    pub fn next_line(&mut self) -> Input {
-        match self.pending.pop_front() {
-            Some(input) => input,
-            None if self.closed => Input::Eof,
-            None => self.input.recv().unwrap_or(Input::Eof),
-        }
-    }
-
-    /// Hands `input` out before anything else.
-    pub fn push_front(&mut self, input: Input) {
-        self.pending.push_front(input);
-    }
-
-    /// Whether a line already read, not yet handed out, satisfies `test`.
-    pub fn has_pending(&self, test: impl Fn(&Input) -> bool) -> bool {
-        self.pending.iter().any(test)
-    }
-
-    fn close(&mut self) {
-        if !self.closed {
-            self.closed = true;
-            self.pending.push_back(Input::Eof);
-        }
-    }
-}
-
 /// The move a side should play, and the search that chose it (none when the move was forced).
 #[derive(Clone, Debug)]
 pub struct Choice {
@@ -84,8 +38,12 @@ pub struct Choice {
 /// One engine session: the game, its settings and the search thread.
 pub struct Play {
     pub inbox: Inbox,
+    /// Input that stops a running search at once (the rest waits its turn).
+    interrupts: fn(&Input) -> bool,
     engine: Engine,
     game: Game,
+    /// Subtracted from black's result by [`Play::final_score`].
+    komi: f64,
     clock: Clock,
     left: [Option<Remaining>; 2],
     /// A fixed midgame depth n is also a level as Edax's: the root solves exactly once the
@@ -106,11 +64,14 @@ fn index(c: Color) -> usize {
 }
 
 impl Play {
-    pub fn new(input: Receiver<Input>, options: &Options) -> Play {
+    /// A session reading `input`, whose searches stop at once for input that `interrupts`.
+    pub fn new(input: Receiver<Input>, options: &Options, interrupts: fn(&Input) -> bool) -> Play {
         Play {
             inbox: Inbox::new(input),
+            interrupts,
             engine: Engine::new(options.hash_mib),
             game: Game::default(),
+            komi: 0.0,
             clock: Clock::Untimed,
             left: [None, None],
             fixed_depth: options.depth.filter(|&d| d > 0),
@@ -168,9 +129,15 @@ impl Play {
         self.engine.resize(mib);
     }
 
-    /// Forgets what earlier searches left in the table.
-    pub fn clear_hash(&self) {
-        self.engine.clear();
+    pub fn set_komi(&mut self, komi: f64) {
+        self.komi = komi;
+    }
+
+    /// Black's result less komi, once the game is over.
+    pub fn final_score(&self) -> Option<f64> {
+        self.game
+            .is_over()
+            .then(|| f64::from(self.game.position().black_final_score()) - self.komi)
     }
 
     /// The depth of a fixed-depth session, if it is one.
@@ -178,9 +145,10 @@ impl Play {
         self.fixed_depth
     }
 
-    /// The flag that stops the running search, for a callback that must stop it.
-    pub fn stop_handle(&self) -> Arc<AtomicBool> {
-        self.engine.stop_flag()
+    /// Whether input read while the last search ran (not yet handed out) interrupts: what
+    /// that search found is then stale.
+    pub fn interrupted(&self) -> bool {
+        self.inbox.has_pending(self.interrupts)
     }
 
     /// The front end can no longer write: the session ends as at EOF.
@@ -212,13 +180,12 @@ impl Play {
 
     /// The move `color` should play now, found within the clock or the fixed depth or time;
     /// `charge` takes the time used off `color`'s clock. A single legal move is played at
-    /// once. Input that `interrupts` stops the search early.
+    /// once. `progress` sees every finished iteration and stops the search by answering false.
     pub fn choose_move(
         &mut self,
         color: Color,
         charge: bool,
-        interrupts: fn(&Input) -> bool,
-        progress: impl FnMut(&Report),
+        progress: impl FnMut(&Report) -> bool,
     ) -> Result<Choice, String> {
         let Some(board) = self.board_for(color)? else {
             return Ok(Choice {
@@ -234,7 +201,7 @@ impl Play {
             });
         }
         let limits = self.move_limits(color, board.empty_count());
-        let report = self.think(board, limits, interrupts, progress);
+        let report = self.think(board, limits, progress);
         if charge {
             let i = index(color);
             if let Some(left) = self.left[i] {
@@ -269,9 +236,9 @@ impl Play {
     }
 
     /// Solves the current position exactly.
-    pub fn solve(&mut self, interrupts: fn(&Input) -> bool) -> Report {
+    pub fn solve(&mut self) -> Report {
         let board = self.game.position().board;
-        self.think(board, Limits::default(), interrupts, |_| {})
+        self.think(board, Limits::default(), |_| true)
     }
 
     /// Searches the current position for its `lines` best moves, to `depth` (default: as deep
@@ -281,11 +248,10 @@ impl Play {
         lines: usize,
         depth: Option<u32>,
         seconds: Option<f64>,
-        interrupts: fn(&Input) -> bool,
-        progress: impl FnMut(&Report),
+        progress: impl FnMut(&Report) -> bool,
     ) -> Report {
         let board = self.game.position().board;
-        let time = seconds.map(|s| Duration::from_secs_f64(s.min(86_400.0)));
+        let time = seconds.map(|s| Duration::from_secs_f64(s.min(MAX_SECONDS)));
         let limits = Limits {
             depth: Some(depth.unwrap_or(MAX_ANALYSIS_DEPTH).min(MAX_ANALYSIS_DEPTH)),
             soft_time: time,
@@ -293,27 +259,27 @@ impl Play {
             lines,
             ..Limits::default()
         };
-        self.think(board, limits, interrupts, progress)
+        self.think(board, limits, progress)
     }
 
     /// Searches `board` at the session's fixed depth and level (its exact solve where the
     /// level reaches), for a value of a position that is not the current one.
-    pub fn evaluate_position(&mut self, board: Board, interrupts: fn(&Input) -> bool) -> Report {
+    pub fn evaluate_position(&mut self, board: Board) -> Report {
         let limits = Limits {
             depth: self.fixed_depth,
             ..Limits::default()
         };
-        self.think(board, limits, interrupts, |_| {})
+        self.think(board, limits, |_| true)
     }
 
-    /// Runs a search to its end while reading input: input that `interrupts` stops the search
-    /// at once; every line read is kept to be handed out afterwards, in order.
+    /// Runs a search to its end while reading input: input that interrupts (see
+    /// [`Play::new`]) stops the search at once; every line read is kept to be handed out
+    /// afterwards, in order.
     pub fn think(
         &mut self,
         board: Board,
         limits: Limits,
-        interrupts: fn(&Input) -> bool,
-        mut progress: impl FnMut(&Report),
+        mut progress: impl FnMut(&Report) -> bool,
     ) -> Report {
         let started = Instant::now();
         let hard = limits.hard_time;
@@ -324,10 +290,10 @@ impl Play {
         };
         self.engine.start(board, limits);
         // Input already read (behind this request) that interrupts ends this search too.
-        if self.inbox.has_pending(interrupts) {
+        if self.interrupted() {
             self.engine.stop();
         }
-        let report = self.wait(interrupts, &mut progress);
+        let report = self.wait(&mut progress);
         if let Some(hard) = hard {
             // A lag seen again keeps its reserve; a one-off delay is forgotten within a few
             // moves instead of eating every later move's time.
@@ -337,39 +303,29 @@ impl Play {
         report
     }
 
-    fn wait(
-        &mut self,
-        interrupts: fn(&Input) -> bool,
-        progress: &mut impl FnMut(&Report),
-    ) -> Report {
+    /// Waits for the running search's report, handing `progress` every finished iteration
+    /// (the search stops when it answers false) and keeping the input read meanwhile.
+    fn wait(&mut self, progress: &mut impl FnMut(&Report) -> bool) -> Report {
         let events = self.engine.events().clone();
-        let input = self.inbox.input.clone();
         loop {
-            if self.inbox.closed {
-                match events.recv() {
-                    Ok(Event::Progress(r)) => progress(&r),
-                    Ok(Event::Done(r)) => return r,
-                    Ok(_) => {}
-                    Err(_) => return Report::default(),
-                }
-                continue;
-            }
+            let input = self.inbox.source().unwrap_or_else(never);
             select! {
                 recv(events) -> event => match event {
-                    Ok(Event::Progress(r)) => progress(&r),
+                    Ok(Event::Progress(r)) => {
+                        if !progress(&r) {
+                            self.engine.stop();
+                        }
+                    }
                     Ok(Event::Done(r)) => return r,
                     Ok(_) => {}
                     Err(_) => return Report::default(),
                 },
                 recv(input) -> line => {
                     let line = line.unwrap_or(Input::Eof);
-                    if interrupts(&line) {
+                    if (self.interrupts)(&line) {
                         self.engine.stop();
                     }
-                    if line == Input::Eof {
-                        self.inbox.closed = true;
-                    }
-                    self.inbox.pending.push_back(line);
+                    self.inbox.keep(line);
                 }
             }
         }

@@ -1,7 +1,8 @@
 //! Every example of README.md and every transcript of protocol.md, run as written through the
 //! binary and compared with what the document shows. A line `...` stands for any lines;
 //! where a search decides (its moves, scores, node counts and times), numbers and moves are
-//! masked; everything else must match byte for byte.
+//! masked; everything else must match byte for byte. protocol.md's command tables list
+//! exactly the commands of the GTP command table, each with its usage.
 
 mod common;
 
@@ -73,16 +74,39 @@ fn mask(line: &str) -> String {
     tokens.join(" ") + trailing
 }
 
+/// Which lines of a reply are compared masked.
+#[derive(Clone, Copy)]
+enum Masking {
+    None,
+    All,
+    /// The NBoard lines a search decides.
+    SearchLines,
+}
+
+impl Masking {
+    fn applies(self, expected: &str) -> bool {
+        match self {
+            Masking::None => false,
+            Masking::All => true,
+            Masking::SearchLines => NBOARD_SEARCHING.iter().any(|p| expected.starts_with(p)),
+        }
+    }
+}
+
 /// Whether `actual` is `expected`, where a line `...` in `expected` stands for any lines.
-fn matches(expected: &[String], actual: &[String], masked: bool) -> bool {
+fn matches(expected: &[String], actual: &[String], masking: Masking) -> bool {
     match expected.split_first() {
         None => actual.is_empty(),
         Some((e, rest)) if e == "..." => {
-            (0..=actual.len()).any(|k| matches(rest, &actual[k..], masked))
+            (0..=actual.len()).any(|k| matches(rest, &actual[k..], masking))
         }
         Some((e, rest)) => actual.split_first().is_some_and(|(a, more)| {
-            let same = if masked { mask(e) == mask(a) } else { e == a };
-            same && matches(rest, more, masked)
+            let same = if masking.applies(e) {
+                mask(e) == mask(a)
+            } else {
+                e == a
+            };
+            same && matches(rest, more, masking)
         }),
     }
 }
@@ -128,7 +152,7 @@ fn readme_examples_run_as_written() {
             let stdout = String::from_utf8_lossy(&out.stdout);
             assert!(out.status.success(), "{command}: {:?}", out.status);
             assert!(
-                matches(&expected, &lines(&stdout), true),
+                matches(&expected, &lines(&stdout), Masking::All),
                 "{command}\nexpected:\n{}\nactual:\n{stdout}",
                 expected.join("\n")
             );
@@ -144,11 +168,11 @@ const SEARCHING: [&str; 4] = ["genmove", "reg_genmove", "analyze", "solve"];
 
 /// Replays the transcripts of protocol.md whose lines to the engine start with `prefix`, each
 /// in a fresh engine: every such line is sent, and `answer` reads the engine's reply to it,
-/// given the transcript's lines after it, returning (expected, actual, masked). Returns how
+/// given the transcript's lines after it, returning (expected, actual, masking). Returns how
 /// many lines were replayed.
 fn replay_transcripts(
     prefix: &str,
-    answer: impl Fn(&str, &[String], &mut BufReader<ChildStdout>) -> (Vec<String>, Vec<String>, bool),
+    answer: impl Fn(&str, &[String], &mut BufReader<ChildStdout>) -> (Vec<String>, Vec<String>, Masking),
 ) -> usize {
     let mut replayed = 0;
     for (_, block) in fenced_blocks(&repo_file("protocol.md")) {
@@ -166,9 +190,9 @@ fn replay_transcripts(
                 .unwrap_or(block.len());
             writeln!(stdin, "{command}").unwrap();
             stdin.flush().unwrap();
-            let (expected, actual, masked) = answer(command, &block[i + 1..end], &mut out);
+            let (expected, actual, masking) = answer(command, &block[i + 1..end], &mut out);
             assert!(
-                matches(&expected, &actual, masked),
+                matches(&expected, &actual, masking),
                 "{prefix}{command}\nexpected:\n{}\nactual:\n{}",
                 expected.join("\n"),
                 actual.join("\n")
@@ -181,6 +205,9 @@ fn replay_transcripts(
     }
     replayed
 }
+
+/// NBoard replies that a search decides.
+const NBOARD_SEARCHING: [&str; 5] = ["search ", "status ", "nodestats ", "=== ", "analysis "];
 
 fn read_line(out: &mut BufReader<ChildStdout>, command: &str) -> String {
     let mut line = String::new();
@@ -203,7 +230,11 @@ fn protocol_transcripts_replay_byte_for_byte() {
             .split_whitespace()
             .find(|w| w.parse::<u64>().is_err());
         let masked = name.is_some_and(|n| SEARCHING.contains(&n));
-        (expected, actual, masked)
+        (
+            expected,
+            actual,
+            if masked { Masking::All } else { Masking::None },
+        )
     });
     assert!(replayed >= 15, "only {replayed} transcript commands found");
 }
@@ -223,10 +254,47 @@ fn nboard_transcripts_replay_line_for_line() {
         let actual = (0..expected.len())
             .map(|_| read_line(out, command))
             .collect();
-        (expected, actual, true)
+        // Only what a search decides is masked; `pong`, `set myname` must match exactly.
+        (expected, actual, Masking::SearchLines)
     });
     assert!(
         replayed >= 8,
         "only {replayed} NBoard transcript lines found"
     );
+}
+
+/// The commands of protocol.md's tables (the first cell of each row of its "Standard
+/// commands" and "Extensions" sections), as written there.
+fn documented_commands() -> Vec<String> {
+    let mut section = String::new();
+    let mut commands = Vec::new();
+    for line in repo_file("protocol.md").lines() {
+        if let Some(title) = line.strip_prefix("## ") {
+            section = title.to_string();
+        } else if section == "Standard commands" || section == "Extensions" {
+            let cell = line.strip_prefix("| `").and_then(|l| l.split_once("` |"));
+            if let Some((command, _)) = cell {
+                commands.push(command.to_string());
+            }
+        }
+    }
+    commands
+}
+
+#[test]
+fn protocol_md_lists_every_gtp_command_with_its_usage() {
+    let documented = documented_commands();
+    let table: Vec<String> = oxello::gtp::parse::COMMANDS
+        .iter()
+        .map(|c| c.usage())
+        .collect();
+    assert_eq!(documented, table);
+    // And the binary lists the same names.
+    let mut gtp = common::Gtp::start();
+    let listed = gtp.ok("list_commands");
+    let names: Vec<&str> = documented
+        .iter()
+        .map(|c| c.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(listed.lines().collect::<Vec<_>>(), names);
 }

@@ -377,7 +377,12 @@ fn fixed_depth_genmove_is_deterministic() {
     assert_eq!(a.ok("genmove white"), b.ok("genmove white"));
 }
 
-/// A whole game of the engine against itself at 1 s per move: every move legal, to the end.
+/// The most a move at 1 s per move may take: the engine's budget plus the controller's and
+/// the machine's lag; a move that ignored the clock would take longer.
+const ONE_SECOND_MOVE_BOUND: Duration = Duration::from_secs(2);
+
+/// A whole game of the engine against itself at 1 s per move: every move legal and within
+/// the clock, to the end, and `final_score` gives the game's exact margin.
 #[test]
 fn self_play_at_one_second_per_move() {
     let mut gtp = Gtp::start();
@@ -394,13 +399,18 @@ fn self_play_at_one_second_per_move() {
             .unwrap_or_else(|_| panic!("illegal move {mv}"));
     }
     assert!(game.is_over());
-    let score = gtp.ok("final_score");
-    let black = game.position().black_final_score();
-    assert!(score == "0" && black == 0 || score.starts_with('B') == (black > 0));
     eprintln!(
         "self-play at 1 s/move: slowest move {slowest:?}, moves {}",
         game.moves().len()
     );
+    assert!(slowest < ONE_SECOND_MOVE_BOUND, "a move took {slowest:?}");
+    let black = game.position().black_final_score();
+    let expected = match black.signum() {
+        1 => format!("B+{black}"),
+        -1 => format!("W+{}", -black),
+        _ => "0".to_string(),
+    };
+    assert_eq!(gtp.ok("final_score"), expected);
 }
 
 #[test]

@@ -10,6 +10,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const PATIENCE: Duration = Duration::from_secs(120);
+/// Far above the few milliseconds a `ping` takes to stop a search and answer.
+const PONG_BOUND: Duration = Duration::from_millis(500);
 const START_BO: &str = "BO[8 ---------------------------O*------*O--------------------------- *]";
 
 struct NBoard {
@@ -318,6 +320,9 @@ fn ping_stops_a_long_go_at_once_and_nothing_stale_follows() {
     let seen = e.ping(2);
     let latency = asked.elapsed();
     eprintln!("pong after {:.1} ms", latency.as_secs_f64() * 1000.0);
+    // The search polls its stop flag every few thousand nodes: milliseconds. A ping that
+    // did not stop it would wait for a depth-40 search.
+    assert!(latency < PONG_BOUND, "pong after {latency:?}");
     assert!(seen.iter().all(|l| !l.starts_with("===")), "{seen:?}");
     let after = e.drain(Duration::from_millis(500));
     assert!(after.is_empty(), "stale output after pong: {after:?}");

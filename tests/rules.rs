@@ -42,8 +42,10 @@ fn shortest_draws_score_32_32() {
 }
 
 #[test]
-fn games_with_empties_give_them_to_the_winner() {
-    for fields in edge_cases("C") {
+fn the_13_games_with_empties_give_them_to_the_winner() {
+    let games = edge_cases("C");
+    assert_eq!(games.len(), 13);
+    for fields in games {
         // C <source> <black score> <final b-w> <empties> <transcript>
         let black: i32 = fields[2].parse().unwrap();
         let empties: u32 = fields[4].parse().unwrap();

@@ -2,11 +2,11 @@
 //! ([`Play`]), which runs searches on the engine thread and, while one runs, keeps reading
 //! input so that `stop`, `quit` and EOF act at once.
 
-use super::parse::{parse_request, preprocess, Command, CommandError, Request, Vertex, COMMANDS};
+use super::parse::{find, parse_request, preprocess, Command, CommandError, Request, COMMANDS};
 use crate::board::Color;
 use crate::eval::evaluate;
-use crate::frontend::{Input, Output, MAX_LINE};
-use crate::game::Game;
+use crate::game::{Game, Move};
+use crate::io::{Input, Output, MAX_LINE};
 use crate::perft::{perft, PerftMode};
 use crate::play::{Options, Play};
 use crate::report::{best_line, format_score, info_lines, vertex_name};
@@ -17,7 +17,6 @@ use std::io::Write;
 pub struct Session<W: Write> {
     play: Play,
     out: Output<W>,
-    komi: f64,
 }
 
 enum Flow {
@@ -30,9 +29,8 @@ type Reply = Result<String, String>;
 impl<W: Write> Session<W> {
     pub fn new(input: Receiver<Input>, out: W, options: &Options) -> Session<W> {
         Session {
-            play: Play::new(input, options),
+            play: Play::new(input, options, interrupts),
             out: Output::new(out),
-            komi: 0.0,
         }
     }
 
@@ -114,8 +112,12 @@ impl<W: Write> Session<W> {
             ProtocolVersion => Ok("2".into()),
             Name => Ok("Oxello".into()),
             Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            KnownCommand(name) => Ok(COMMANDS.contains(&name.as_str()).to_string()),
-            ListCommands => Ok(COMMANDS.join("\n")),
+            KnownCommand(name) => Ok(find(&name).is_some().to_string()),
+            ListCommands => Ok(COMMANDS
+                .iter()
+                .map(|c| c.name)
+                .collect::<Vec<_>>()
+                .join("\n")),
             Boardsize(8) => Ok(String::new()),
             Boardsize(_) => Err("unacceptable size".into()),
             ClearBoard => {
@@ -123,13 +125,13 @@ impl<W: Write> Session<W> {
                 Ok(String::new())
             }
             Komi(k) => {
-                self.komi = k;
+                self.play.set_komi(k);
                 Ok(String::new())
             }
             Play(color, vertex) => {
                 let result = match vertex {
-                    Vertex::Pass => self.play.pass(color),
-                    Vertex::Square(sq) => self.play.play(color, sq),
+                    Move::Pass => self.play.pass(color),
+                    Move::Play(sq) => self.play.play(color, sq),
                 };
                 result.map(|_| String::new()).map_err(|e| e.to_string())
             }
@@ -205,7 +207,7 @@ impl<W: Write> Session<W> {
     }
 
     fn genmove(&mut self, color: Color, play: bool) -> Reply {
-        let choice = self.play.choose_move(color, play, interrupts, |_| {})?;
+        let choice = self.play.choose_move(color, play, |_| true)?;
         let Some(sq) = choice.square else {
             // A forced pass is recorded so that the turn moves on.
             if play && !self.play.game().is_over() {
@@ -220,11 +222,7 @@ impl<W: Write> Session<W> {
     }
 
     fn final_score(&self) -> Reply {
-        let game = self.play.game();
-        if !game.is_over() {
-            return Err("cannot score".into());
-        }
-        let score = f64::from(game.position().black_final_score()) - self.komi;
+        let score = self.play.final_score().ok_or("cannot score")?;
         let amount = if score.fract() == 0.0 {
             format!("{}", score.abs())
         } else {
@@ -240,7 +238,7 @@ impl<W: Write> Session<W> {
     }
 
     fn solve(&mut self) -> Reply {
-        let report = self.play.solve(interrupts);
+        let report = self.play.solve();
         if !report.exact {
             return Err("stopped before the end".into());
         }
@@ -253,13 +251,10 @@ impl<W: Write> Session<W> {
 
     fn analyze(&mut self, id: &Option<String>, lines: usize, seconds: Option<f64>) {
         self.write_raw(&format!("={}\n", id.as_deref().unwrap_or("")));
-        let stop = self.play.stop_handle();
         let out = &mut self.out;
-        let report = self.play.analyze(lines, None, seconds, interrupts, |r| {
-            if !out.write(&info_lines(r)) {
-                stop.store(true, std::sync::atomic::Ordering::SeqCst);
-            }
-        });
+        let report = self
+            .play
+            .analyze(lines, None, seconds, |r| out.write(&info_lines(r)));
         self.write_raw(&(best_line(&report) + "\n"));
     }
 }

@@ -3,7 +3,7 @@
 pub mod dispatch;
 pub mod parse;
 
-use crate::frontend::Input;
+use crate::io::Input;
 use crate::play::Options;
 use crossbeam_channel::Receiver;
 use std::io::Write;

@@ -2,20 +2,15 @@
 //! arguments, into a [`Command`].
 
 use crate::board::{Color, Position};
+use crate::game::Move;
 use crate::notation::{parse_board_chars, parse_side};
+use crate::timeman::MAX_SECONDS;
 use nom::branch::alt;
 use nom::bytes::complete::{tag_no_case, take_while1};
 use nom::character::complete::{char, digit1, one_of, space0, space1};
 use nom::combinator::{all_consuming, map, map_res, opt, recognize, rest, value};
 use nom::sequence::{pair, preceded, terminated, tuple};
 use nom::IResult;
-
-/// A move in a command: a square or a pass.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Vertex {
-    Square(u32),
-    Pass,
-}
 
 /// Every command the engine knows, with typed arguments.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,7 +24,7 @@ pub enum Command {
     Boardsize(u64),
     ClearBoard,
     Komi(f64),
-    Play(Color, Vertex),
+    Play(Color, Move),
     Genmove(Color),
     RegGenmove(Color),
     Undo,
@@ -61,39 +56,6 @@ pub enum Command {
     Hash(usize),
     Threads(usize),
 }
-
-/// The names of every command, as `list_commands` shows them.
-pub const COMMANDS: &[&str] = &[
-    "protocol_version",
-    "name",
-    "version",
-    "known_command",
-    "list_commands",
-    "quit",
-    "boardsize",
-    "clear_board",
-    "komi",
-    "play",
-    "genmove",
-    "reg_genmove",
-    "undo",
-    "final_score",
-    "showboard",
-    "time_settings",
-    "time_left",
-    "list_games",
-    "set_game",
-    "setboard",
-    "stop",
-    "analyze",
-    "perft",
-    "solve",
-    "eval",
-    "oxello-depth",
-    "oxello-move_time",
-    "oxello-hash",
-    "oxello-threads",
-];
 
 /// Why a line is not a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,13 +157,13 @@ fn color(input: &str) -> IResult<&str, Color> {
     ))(input)
 }
 
-fn vertex(input: &str) -> IResult<&str, Vertex> {
+fn vertex(input: &str) -> IResult<&str, Move> {
     alt((
-        value(Vertex::Pass, tag_no_case("pass")),
+        value(Move::Pass, tag_no_case("pass")),
         map(
             pair(one_of("abcdefghABCDEFGH"), one_of("12345678")),
             |(c, r)| {
-                Vertex::Square(
+                Move::Play(
                     (r as u32 - '1' as u32) * 8 + (c.to_ascii_lowercase() as u32 - 'a' as u32),
                 )
             },
@@ -234,148 +196,180 @@ fn signed_number(input: &str) -> IResult<&str, f64> {
     map_res(recognize(pair(opt(one_of("+-")), seconds)), finite)(input)
 }
 
-/// Splits the argument text and checks the count.
-fn args<'a>(
-    text: &'a str,
-    min: usize,
-    max: usize,
-    usage: &str,
-) -> Result<Vec<&'a str>, CommandError> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    if words.len() < min || words.len() > max {
-        return syntax(format!("usage: {usage}"));
-    }
-    Ok(words)
+/// One command: its name, its arguments as `usage:` errors and protocol.md show them, how
+/// many words they take, and how those are read. [`COMMANDS`] is the only list of commands:
+/// the parser, `known_command` and `list_commands` read it, and so does protocol.md's test.
+pub struct Spec {
+    pub name: &'static str,
+    pub args: &'static str,
+    arity: (usize, usize),
+    parse: fn(&[&str]) -> Result<Command, CommandError>,
 }
 
-fn no_args(text: &str, command: Command, name: &str) -> Result<Command, CommandError> {
-    args(text, 0, 0, name).map(|_| command)
+impl Spec {
+    /// `name args`, as the command's line in protocol.md starts.
+    pub fn usage(&self) -> String {
+        if self.args.is_empty() {
+            self.name.to_string()
+        } else {
+            format!("{} {}", self.name, self.args)
+        }
+    }
+}
+
+const fn spec(
+    name: &'static str,
+    args: &'static str,
+    arity: (usize, usize),
+    parse: fn(&[&str]) -> Result<Command, CommandError>,
+) -> Spec {
+    Spec {
+        name,
+        args,
+        arity,
+        parse,
+    }
+}
+
+/// Every command, in the order `list_commands` shows them.
+pub const COMMANDS: &[Spec] = &[
+    spec("protocol_version", "", (0, 0), |_| {
+        Ok(Command::ProtocolVersion)
+    }),
+    spec("name", "", (0, 0), |_| Ok(Command::Name)),
+    spec("version", "", (0, 0), |_| Ok(Command::Version)),
+    spec("known_command", "<name>", (1, 1), |a| {
+        Ok(Command::KnownCommand(a[0].to_string()))
+    }),
+    spec("list_commands", "", (0, 0), |_| Ok(Command::ListCommands)),
+    spec("quit", "", (0, 0), |_| Ok(Command::Quit)),
+    spec("boardsize", "<n>", (1, 1), |a| {
+        whole(a[0], "a board size", unsigned).map(Command::Boardsize)
+    }),
+    spec("clear_board", "", (0, 0), |_| Ok(Command::ClearBoard)),
+    spec("komi", "<x>", (1, 1), |a| {
+        whole(a[0], "a number", signed_number).map(Command::Komi)
+    }),
+    spec("play", "<colour> <vertex>", (2, 2), |a| {
+        Ok(Command::Play(
+            whole(a[0], "a color", color)?,
+            whole(a[1], "a vertex a1..h8 or pass", vertex)?,
+        ))
+    }),
+    spec("genmove", "<colour>", (1, 1), |a| {
+        whole(a[0], "a color", color).map(Command::Genmove)
+    }),
+    spec("reg_genmove", "<colour>", (1, 1), |a| {
+        whole(a[0], "a color", color).map(Command::RegGenmove)
+    }),
+    spec("undo", "", (0, 0), |_| Ok(Command::Undo)),
+    spec("final_score", "", (0, 0), |_| Ok(Command::FinalScore)),
+    spec("showboard", "", (0, 0), |_| Ok(Command::Showboard)),
+    spec(
+        "time_settings",
+        "<main> <byoyomi> <stones>",
+        (3, 3),
+        time_settings,
+    ),
+    spec(
+        "time_left",
+        "<colour> <seconds> <stones>",
+        (3, 3),
+        time_left,
+    ),
+    spec("list_games", "", (0, 0), |_| Ok(Command::ListGames)),
+    spec("set_game", "<name>", (1, usize::MAX), |a| {
+        Ok(Command::SetGame(a.join(" ")))
+    }),
+    spec("setboard", "<64 squares> <side>", (2, 2), setboard),
+    spec("analyze", "[lines] [seconds]", (0, 2), analyze),
+    spec("stop", "", (0, 0), |_| Ok(Command::Stop)),
+    spec("solve", "", (0, 0), |_| Ok(Command::Solve)),
+    spec("perft", "<depth>", (1, 1), |a| {
+        match whole(a[0], "a depth 1..12", unsigned)? {
+            d @ 1..=12 => Ok(Command::Perft(d as u32)),
+            _ => syntax("expected a depth 1..12"),
+        }
+    }),
+    spec("eval", "", (0, 0), |_| Ok(Command::Eval)),
+    spec("oxello-depth", "<n>", (1, 1), |a| {
+        match whole(a[0], "a depth 0..60", unsigned)? {
+            d @ 0..=60 => Ok(Command::Depth(d as u32)),
+            _ => syntax("expected a depth 0..60"),
+        }
+    }),
+    spec("oxello-move_time", "<seconds>", (1, 1), move_time),
+    spec("oxello-hash", "<MiB>", (1, 1), |a| {
+        match whole(a[0], "a size in MiB 1..4096", unsigned)? {
+            m if crate::tt::HASH_MIB.contains(&(m as usize)) => Ok(Command::Hash(m as usize)),
+            _ => syntax("expected a size in MiB 1..4096"),
+        }
+    }),
+    spec("oxello-threads", "<n>", (1, 1), |a| {
+        match whole(a[0], "a thread count 1..256", unsigned)? {
+            n @ 1..=256 => Ok(Command::Threads(n as usize)),
+            _ => syntax("expected a thread count 1..256"),
+        }
+    }),
+];
+
+/// The command called `name`, if there is one.
+pub fn find(name: &str) -> Option<&'static Spec> {
+    COMMANDS.iter().find(|c| c.name == name)
 }
 
 fn parse_command(name: &str, text: &str) -> Result<Command, CommandError> {
-    use Command::*;
-    match name {
-        "protocol_version" => no_args(text, ProtocolVersion, name),
-        "name" => no_args(text, Name, name),
-        "version" => no_args(text, Version, name),
-        "list_commands" => no_args(text, ListCommands, name),
-        "quit" => no_args(text, Quit, name),
-        "clear_board" => no_args(text, ClearBoard, name),
-        "undo" => no_args(text, Undo, name),
-        "final_score" => no_args(text, FinalScore, name),
-        "showboard" => no_args(text, Showboard, name),
-        "list_games" => no_args(text, ListGames, name),
-        "stop" => no_args(text, Stop, name),
-        "solve" => no_args(text, Solve, name),
-        "eval" => no_args(text, Eval, name),
-        "known_command" => {
-            let a = args(text, 1, 1, "known_command <name>")?;
-            Ok(KnownCommand(a[0].to_string()))
-        }
-        "boardsize" => {
-            let a = args(text, 1, 1, "boardsize <size>")?;
-            whole(a[0], "a board size", unsigned).map(Boardsize)
-        }
-        "komi" => {
-            let a = args(text, 1, 1, "komi <number>")?;
-            whole(a[0], "a number", signed_number).map(Komi)
-        }
-        "play" => {
-            let a = args(text, 2, 2, "play <color> <vertex>")?;
-            Ok(Play(
-                whole(a[0], "a color", color)?,
-                whole(a[1], "a vertex a1..h8 or pass", vertex)?,
-            ))
-        }
-        "genmove" | "reg_genmove" => {
-            let a = args(text, 1, 1, &format!("{name} <color>"))?;
-            let c = whole(a[0], "a color", color)?;
-            Ok(if name == "genmove" {
-                Genmove(c)
-            } else {
-                RegGenmove(c)
-            })
-        }
-        "time_settings" => {
-            let a = args(text, 3, 3, "time_settings <main> <byoyomi> <stones>")?;
-            Ok(TimeSettings {
-                main: whole(a[0], "seconds", seconds)?,
-                byoyomi: whole(a[1], "seconds", seconds)?,
-                stones: whole(a[2], "a stone count", unsigned)?,
-            })
-        }
-        "time_left" => {
-            let a = args(text, 3, 3, "time_left <color> <seconds> <stones>")?;
-            Ok(TimeLeft {
-                color: whole(a[0], "a color", color)?,
-                time: whole(a[1], "seconds", seconds)?,
-                stones: whole(a[2], "a stone count", unsigned)?,
-            })
-        }
-        "set_game" => {
-            if text.is_empty() {
-                return syntax("usage: set_game <name>");
-            }
-            Ok(SetGame(text.to_string()))
-        }
-        "setboard" => {
-            let a = args(text, 2, 2, "setboard <64 squares> <side>")?;
-            let side = parse_side(a[1]).or_else(|e| syntax(e.0))?;
-            parse_board_chars(a[0], side)
-                .map(Setboard)
-                .or_else(|e| syntax(e.0))
-        }
-        "analyze" => {
-            let a = args(text, 0, 2, "analyze [lines] [seconds]")?;
-            let lines = match a.first() {
-                Some(l) => whole(l, "a line count 1..32", unsigned)?,
-                None => 1,
-            };
-            if !(1..=32).contains(&lines) {
-                return syntax("expected a line count 1..32");
-            }
-            let seconds = a.get(1).map(|s| whole(s, "seconds", seconds)).transpose()?;
-            Ok(Analyze {
-                lines: lines as usize,
-                seconds,
-            })
-        }
-        "perft" => {
-            let a = args(text, 1, 1, "perft <depth 1..12>")?;
-            match whole(a[0], "a depth 1..12", unsigned)? {
-                d @ 1..=12 => Ok(Perft(d as u32)),
-                _ => syntax("expected a depth 1..12"),
-            }
-        }
-        "oxello-depth" => {
-            let a = args(text, 1, 1, "oxello-depth <plies, 0 = off>")?;
-            match whole(a[0], "a depth 0..60", unsigned)? {
-                d @ 0..=60 => Ok(Depth(d as u32)),
-                _ => syntax("expected a depth 0..60"),
-            }
-        }
-        "oxello-move_time" => {
-            let a = args(text, 1, 1, "oxello-move_time <seconds, 0 = off>")?;
-            let s = whole(a[0], "seconds", seconds)?;
-            if s > 86_400.0 {
-                return syntax("expected at most 86400 seconds");
-            }
-            Ok(MoveTime(s))
-        }
-        "oxello-hash" => {
-            let a = args(text, 1, 1, "oxello-hash <MiB 1..4096>")?;
-            match whole(a[0], "a size in MiB 1..4096", unsigned)? {
-                m if crate::tt::HASH_MIB.contains(&(m as usize)) => Ok(Hash(m as usize)),
-                _ => syntax("expected a size in MiB 1..4096"),
-            }
-        }
-        "oxello-threads" => {
-            let a = args(text, 1, 1, "oxello-threads <n 1..256>")?;
-            match whole(a[0], "a thread count 1..256", unsigned)? {
-                n @ 1..=256 => Ok(Threads(n as usize)),
-                _ => syntax("expected a thread count 1..256"),
-            }
-        }
-        _ => Err(CommandError::Unknown),
+    let spec = find(name).ok_or(CommandError::Unknown)?;
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let (min, max) = spec.arity;
+    if words.len() < min || words.len() > max {
+        return syntax(format!("usage: {}", spec.usage()));
     }
+    (spec.parse)(&words)
+}
+
+fn time_settings(a: &[&str]) -> Result<Command, CommandError> {
+    Ok(Command::TimeSettings {
+        main: whole(a[0], "seconds", seconds)?,
+        byoyomi: whole(a[1], "seconds", seconds)?,
+        stones: whole(a[2], "a stone count", unsigned)?,
+    })
+}
+
+fn time_left(a: &[&str]) -> Result<Command, CommandError> {
+    Ok(Command::TimeLeft {
+        color: whole(a[0], "a color", color)?,
+        time: whole(a[1], "seconds", seconds)?,
+        stones: whole(a[2], "a stone count", unsigned)?,
+    })
+}
+
+fn setboard(a: &[&str]) -> Result<Command, CommandError> {
+    let side = parse_side(a[1]).or_else(|e| syntax(e.0))?;
+    parse_board_chars(a[0], side)
+        .map(Command::Setboard)
+        .or_else(|e| syntax(e.0))
+}
+
+fn analyze(a: &[&str]) -> Result<Command, CommandError> {
+    let lines = match a.first() {
+        Some(l) => whole(l, "a line count 1..32", unsigned)?,
+        None => 1,
+    };
+    if !(1..=32).contains(&lines) {
+        return syntax("expected a line count 1..32");
+    }
+    let seconds = a.get(1).map(|s| whole(s, "seconds", seconds)).transpose()?;
+    Ok(Command::Analyze {
+        lines: lines as usize,
+        seconds,
+    })
+}
+
+fn move_time(a: &[&str]) -> Result<Command, CommandError> {
+    let s = whole(a[0], "seconds", seconds)?;
+    if s > MAX_SECONDS {
+        return syntax(format!("expected at most {MAX_SECONDS} seconds"));
+    }
+    Ok(Command::MoveTime(s))
 }

@@ -10,14 +10,13 @@ pub mod parse;
 
 use crate::board::Squares;
 use crate::eval::DISC;
-use crate::frontend::{Input, Output, MAX_LINE};
+use crate::io::{Input, Output, MAX_LINE};
 use crate::notation::square_name;
 use crate::play::{Options, Play};
 use crate::search::Report;
 use crossbeam_channel::Receiver;
 use parse::{parse_command, Command};
 use std::io::Write;
-use std::sync::atomic::Ordering;
 
 /// The midgame depth until NBoard sets one.
 const DEFAULT_DEPTH: u32 = 12;
@@ -60,7 +59,7 @@ fn move_name(sq: Option<u32>) -> String {
 
 impl<W: Write> Session<W> {
     pub fn new(input: Receiver<Input>, out: W, options: &Options) -> Session<W> {
-        let mut play = Play::new(input, options);
+        let mut play = Play::new(input, options, interrupts);
         play.set_depth(Some(options.depth.unwrap_or(DEFAULT_DEPTH)));
         Session {
             play,
@@ -105,7 +104,7 @@ impl<W: Write> Session<W> {
 
     /// Whether input read during the last search makes its answer stale.
     fn superseded(&self) -> bool {
-        self.play.inbox.has_pending(interrupts)
+        self.play.interrupted()
     }
 
     fn execute(&mut self, command: Command) {
@@ -158,13 +157,10 @@ impl<W: Write> Session<W> {
             self.status("the game is over: no move to make");
             return;
         }
-        let stop = self.play.stop_handle();
         let out = &mut self.out;
-        let choice = self.play.choose_move(side, false, interrupts, |r| {
-            if !Self::progress_status(out, r) {
-                stop.store(true, Ordering::SeqCst);
-            }
-        });
+        let choice = self
+            .play
+            .choose_move(side, false, |r| Self::progress_status(out, r));
         if self.superseded() {
             return;
         }
@@ -193,10 +189,9 @@ impl<W: Write> Session<W> {
             return;
         }
         let lines = n.min(Squares(position.moves_of(position.side)).count());
-        let stop = self.play.stop_handle();
         let depth = self.play.fixed_depth();
         let out = &mut self.out;
-        self.play.analyze(lines, depth, None, interrupts, |r| {
+        self.play.analyze(lines, depth, None, |r| {
             let text: String = r
                 .lines
                 .iter()
@@ -205,9 +200,7 @@ impl<W: Write> Session<W> {
                     format!("search {} {} 0 {}\n", pv.join("-"), discs(l.score), r.depth)
                 })
                 .collect();
-            if !out.write(&text) {
-                stop.store(true, Ordering::SeqCst);
-            }
+            out.write(&text)
         });
     }
 
@@ -221,7 +214,7 @@ impl<W: Write> Session<W> {
             let score = if position.is_game_over() {
                 position.board.final_score() * DISC
             } else {
-                let r = self.play.evaluate_position(position.board, interrupts);
+                let r = self.play.evaluate_position(position.board);
                 if self.superseded() {
                     return;
                 }

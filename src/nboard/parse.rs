@@ -2,8 +2,8 @@
 //! panics: every malformed line becomes an error that says what is wrong.
 
 use crate::board::{Color, Position};
-use crate::game::Game;
-use crate::notation::parse_square;
+use crate::game::{Game, Move};
+use crate::notation::{parse_board_chars, parse_side, parse_square};
 use nom::branch::alt;
 use nom::bytes::complete::{is_not, tag, tag_no_case, take_while1};
 use nom::character::complete::{char, digit1, multispace0, space0, space1};
@@ -12,13 +12,6 @@ use nom::multi::many0;
 use nom::sequence::{delimited, pair, preceded, terminated, tuple};
 use nom::IResult;
 
-/// A move of a `move` command or a GGF record: a square or a pass.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum NMove {
-    Square(u32),
-    Pass,
-}
-
 /// Every NBoard command, with typed arguments.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -26,7 +19,7 @@ pub enum Command {
     SetGame(Game),
     SetDepth(u32),
     SetContempt(i64),
-    Move(NMove),
+    Move(Move),
     Ping(u64),
     Go,
     Hint(usize),
@@ -114,18 +107,18 @@ fn setting(i: &str) -> IResult<&str, Command> {
 }
 
 /// A square or `PA`, either case.
-fn nmove(i: &str) -> IResult<&str, NMove> {
+fn nmove(i: &str) -> IResult<&str, Move> {
     alt((
-        value(NMove::Pass, tag_no_case("pa")),
+        value(Move::Pass, tag_no_case("pa")),
         map_res(
             take_while1(|c: char| c.is_ascii_alphanumeric()),
-            |s: &str| parse_square(s).map(NMove::Square),
+            |s: &str| parse_square(s).map(Move::Play),
         ),
     ))(i)
 }
 
 /// A move with its optional `/eval/time` annotations (checked to be numbers, then dropped).
-fn annotated_move(i: &str) -> IResult<&str, (NMove, ())> {
+fn annotated_move(i: &str) -> IResult<&str, (Move, ())> {
     let annotation = |i| {
         preceded(
             char('/'),
@@ -202,10 +195,10 @@ pub fn parse_ggf(text: &str) -> Result<Game, String> {
 }
 
 /// Plays `mv` for `color` on `game`, a pass only when `color` has no move.
-pub fn apply(game: &mut Game, color: Color, mv: NMove) -> Result<(), String> {
+pub fn apply(game: &mut Game, color: Color, mv: Move) -> Result<(), String> {
     match mv {
-        NMove::Square(sq) => game.play(color, sq).map_err(|e| e.to_string()),
-        NMove::Pass => {
+        Move::Play(sq) => game.play(color, sq).map_err(|e| e.to_string()),
+        Move::Pass => {
             let pos = game.position();
             if game.is_over() {
                 Err("the game is over".into())
@@ -220,33 +213,25 @@ pub fn apply(game: &mut Game, color: Color, mv: NMove) -> Result<(), String> {
     }
 }
 
-/// `8 <64 squares, spaces allowed> <side>` with `-` empty, `*` black, `O` white.
+/// `8 <64 squares, spaces allowed> <side>`, in the alphabet of
+/// [`parse_board_chars`] and [`parse_side`] (`-` empty, `*` black, `O` white).
 fn parse_board(value: &str) -> Result<Position, String> {
-    let value = value.trim();
     let body = value
+        .trim()
         .strip_prefix('8')
         .filter(|b| b.starts_with(char::is_whitespace))
         .ok_or("BO does not start with the board size 8")?;
-    let cells: Vec<char> = body.chars().filter(|c| !c.is_whitespace()).collect();
-    if cells.len() != 65 {
+    let cells: String = body.chars().filter(|c| !c.is_whitespace()).collect();
+    let Some((split, _)) = cells
+        .char_indices()
+        .nth(64)
+        .filter(|_| cells.chars().count() == 65)
+    else {
         return Err(format!(
             "BO has {} squares and side, expected 64 and 1",
-            cells.len()
+            cells.chars().count()
         ));
-    }
-    let (mut black, mut white) = (0u64, 0u64);
-    for (sq, &c) in cells[..64].iter().enumerate() {
-        match c {
-            '*' | 'X' | 'x' | 'B' | 'b' => black |= 1 << sq,
-            'O' | 'o' | 'W' | 'w' => white |= 1 << sq,
-            '-' | '.' => {}
-            _ => return Err(format!("BO square '{c}' is not -, * or O")),
-        }
-    }
-    let side = match cells[64] {
-        '*' | 'X' | 'x' | 'B' | 'b' => Color::Black,
-        'O' | 'o' | 'W' | 'w' => Color::White,
-        c => return Err(format!("BO side '{c}' is not * or O")),
     };
-    Ok(Position::from_colors(black, white, side))
+    let side = parse_side(&cells[split..]).map_err(|e| format!("BO: {e}"))?;
+    parse_board_chars(&cells[..split], side).map_err(|e| format!("BO: {e}"))
 }

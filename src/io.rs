@@ -1,9 +1,11 @@
-//! What the front ends share: the input (a thread reads stdin line by line, bounded in length,
-//! and another watches stdout, so that a closed output ends a session as end of input does),
-//! the output, and the choice of protocol from the first line.
+//! The engine's input and output, a leaf that every front end uses and that uses nothing of
+//! the crate: a thread reads stdin line by line (bounded in length), another watches stdout
+//! so that a closed output ends a session as end of input does, the [`Inbox`] hands the
+//! lines out in order (keeping those read while a search runs), and [`Output`] writes and
+//! flushes the protocol's replies.
 
-use crate::play::Options;
 use crossbeam_channel::{unbounded, Receiver, Sender};
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 
 /// The longest line kept; the rest of a longer line is read and dropped (memory stays bounded).
@@ -37,8 +39,7 @@ pub fn read_lines(mut reader: impl BufRead, lines: Sender<Input>) {
         };
         reader.consume(used);
         if done {
-            let text = String::from_utf8_lossy(&line).into_owned();
-            if lines.send(Input::Line(text, overlong)).is_err() {
+            if lines.send(decoded(&line, overlong)).is_err() {
                 return;
             }
             line.clear();
@@ -46,12 +47,13 @@ pub fn read_lines(mut reader: impl BufRead, lines: Sender<Input>) {
         }
     }
     if !line.is_empty() {
-        let _ = lines.send(Input::Line(
-            String::from_utf8_lossy(&line).into_owned(),
-            overlong,
-        ));
+        let _ = lines.send(decoded(&line, overlong));
     }
     let _ = lines.send(Input::Eof);
+}
+
+fn decoded(line: &[u8], overlong: bool) -> Input {
+    Input::Line(String::from_utf8_lossy(line).into_owned(), overlong)
 }
 
 fn keep(line: &mut Vec<u8>, bytes: &[u8], overlong: &mut bool) {
@@ -100,6 +102,70 @@ pub fn spawn_readers() -> Receiver<Input> {
     rx
 }
 
+/// Whether a first line starts an NBoard session (`nboard <version>`).
+pub fn is_nboard_hello(input: &Input) -> bool {
+    match input {
+        Input::Line(line, _) => line.split_whitespace().next() == Some("nboard"),
+        Input::Eof => false,
+    }
+}
+
+/// The lines of input, read ahead while a search runs and handed out in order.
+pub struct Inbox {
+    input: Receiver<Input>,
+    pending: VecDeque<Input>,
+    closed: bool,
+}
+
+impl Inbox {
+    pub fn new(input: Receiver<Input>) -> Inbox {
+        Inbox {
+            input,
+            pending: VecDeque::new(),
+            closed: false,
+        }
+    }
+
+    /// The next line, or EOF.
+    pub fn next_line(&mut self) -> Input {
+        match self.pending.pop_front() {
+            Some(input) => input,
+            None if self.closed => Input::Eof,
+            None => self.input.recv().unwrap_or(Input::Eof),
+        }
+    }
+
+    /// Hands `input` out before anything else.
+    pub fn push_front(&mut self, input: Input) {
+        self.pending.push_front(input);
+    }
+
+    /// Whether a line already read, not yet handed out, satisfies `test`.
+    pub fn has_pending(&self, test: impl Fn(&Input) -> bool) -> bool {
+        self.pending.iter().any(test)
+    }
+
+    /// The channel still to read while a search runs; `None` once the input has ended.
+    pub fn source(&self) -> Option<Receiver<Input>> {
+        (!self.closed).then(|| self.input.clone())
+    }
+
+    /// Keeps `input`, read while a search ran, to be handed out in its turn.
+    pub fn keep(&mut self, input: Input) {
+        if input == Input::Eof {
+            self.closed = true;
+        }
+        self.pending.push_back(input);
+    }
+
+    /// Nothing more is read: what is pending is handed out, then EOF.
+    pub fn close(&mut self) {
+        if !self.closed {
+            self.keep(Input::Eof);
+        }
+    }
+}
+
 /// The protocol's output: every write is flushed; the first failure is remembered, and later
 /// writes are dropped.
 pub struct Output<W: Write> {
@@ -123,30 +189,4 @@ impl<W: Write> Output<W> {
         }
         !self.failed
     }
-
-    pub fn failed(&self) -> bool {
-        self.failed
-    }
-}
-
-/// Whether a first line starts an NBoard session (`nboard <version>`).
-pub fn is_nboard_hello(input: &Input) -> bool {
-    match input {
-        Input::Line(line, _) => line.split_whitespace().next() == Some("nboard"),
-        Input::Eof => false,
-    }
-}
-
-/// Runs the engine on stdin/stdout: NBoard if the first line is `nboard <version>` (or if
-/// `nboard` is asked for), GTP otherwise.
-pub fn run(options: Options, nboard: bool) {
-    let input = spawn_readers();
-    let first = input.recv().unwrap_or(Input::Eof);
-    let stdout = std::io::stdout();
-    if nboard || is_nboard_hello(&first) {
-        crate::nboard::run(first, input, stdout.lock(), &options);
-    } else {
-        crate::gtp::run(first, input, stdout.lock(), &options);
-    }
-    let _ = std::io::stdout().flush();
 }
