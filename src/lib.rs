@@ -6,6 +6,7 @@
 pub mod batch;
 pub mod bench;
 pub mod board;
+pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod frontend;

@@ -1,4 +1,5 @@
 use clap::{Parser, Subcommand};
+use oxello::batch::book::{run_book, BookArgs};
 use oxello::batch::matches::{run_match, MatchArgs};
 use oxello::batch::training::{run_accuracy, run_selfplay, run_train, SelfplayArgs, TrainArgs};
 use oxello::batch::{
@@ -117,6 +118,8 @@ enum Command {
     },
     /// Generate training data: positions labelled by the exact solver (see src/training/record.rs).
     Selfplay(SelfplayArgs),
+    /// The opening book: build, add games, show, info, merge (see `oxello book --help`).
+    Book(BookArgs),
 }
 
 fn main() -> ExitCode {
@@ -159,6 +162,7 @@ fn main() -> ExitCode {
         Some(Command::Bench { threads }) => run_bench(threads as usize),
         Some(Command::Selfplay(args)) => run_selfplay(args),
         Some(Command::Train(args)) => run_train(args),
+        Some(Command::Book(args)) => run_book(args, cli.eval_file.as_deref()),
         Some(Command::Accuracy {
             file,
             empties,

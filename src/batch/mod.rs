@@ -34,6 +34,7 @@ macro_rules! outln {
     }};
 }
 
+pub mod book;
 pub mod matches;
 pub mod training;
 
