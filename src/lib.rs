@@ -8,6 +8,7 @@
 //! line of input); `io`, the line reader and writer, is a leaf that everything may use.
 
 pub mod board;
+pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod game;

@@ -40,6 +40,12 @@ pub fn load(path: Option<&Path>) -> Result<u64, String> {
     }
 }
 
+/// The id of the weights in use (their checksum), which books record as the evaluation that
+/// searched them.
+pub fn id() -> u64 {
+    active().checksum()
+}
+
 /// The weights in use; the embedded ones unless [`load`] chose others first.
 fn active() -> &'static Weights {
     ACTIVE.get_or_init(|| {

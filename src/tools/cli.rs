@@ -2,6 +2,7 @@
 //! table sizes), and [`Tool::run`], which hands each subcommand to its job in
 //! [`super::batch`]. Only the binary knows clap; the engine library does not.
 
+use super::batch::book::{self, BookArgs};
 use super::batch::{self, matches, training};
 use clap::{Args, Subcommand, ValueEnum};
 use oxello::tt::HASH_MIB;
@@ -36,6 +37,8 @@ pub enum Tool {
     /// Generate training data: positions labelled by the exact solver (see
     /// src/tools/training/record.rs).
     Selfplay(SelfplayArgs),
+    /// The opening book: build, add games, show, info, merge (see `oxello book --help`).
+    Book(BookArgs),
 }
 
 impl Tool {
@@ -50,6 +53,7 @@ impl Tool {
             Tool::Train(args) => training::run_train(&args),
             Tool::Accuracy(args) => training::run_accuracy(&args),
             Tool::Selfplay(args) => training::run_selfplay(&args),
+            Tool::Book(args) => book::run_book(args),
         }
     }
 }

@@ -35,6 +35,7 @@ macro_rules! outln {
     }};
 }
 
+pub mod book;
 pub mod matches;
 pub mod training;
 

@@ -1,0 +1,329 @@
+//! The opening book: its library API (as the front ends use it) and `oxello book ...` run
+//! through the binary as a user would.
+
+use oxello::board::{Board, Position};
+use oxello::book::learn::game_keys;
+use oxello::book::{build, Book, BuildConfig, Jobs, Key, Options};
+use oxello::game::Game;
+use oxello::notation::format_position;
+use oxello::rng::Rng;
+use oxello::symmetry::{transform_board, transform_square};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn oxello(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oxello"))
+        .args(args)
+        .output()
+        .expect("run oxello")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs `oxello book ARGS`, asserting success; returns stdout.
+fn book_ok(args: &[&str]) -> String {
+    let out = oxello(&[&["book"], args].concat());
+    assert!(
+        out.status.success(),
+        "oxello book {args:?}: {}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A quick build through the binary: the file and what it was built with.
+fn quick_build(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    let file = dir.join(name);
+    let args = [
+        &["build", path_str(&file), "--plies", "6", "--depth", "4"],
+        extra,
+    ]
+    .concat();
+    book_ok(&args);
+    file
+}
+
+/// The library, as a front end uses it: build, look up in any orientation, choose, learn,
+/// save and open again.
+#[test]
+fn library_api_example() {
+    let mut book = Book::new(0);
+    let options = Options {
+        depth: 4,
+        threads: 2,
+        checkpoint: None,
+        report_every: Duration::MAX,
+    };
+    let mut quiet = |_: &oxello::book::Progress| {};
+    let mut jobs = Jobs::new(options, &mut quiet);
+    let config = BuildConfig {
+        plies: 3,
+        width: 200,
+        shard: None,
+    };
+    build(&mut book, &config, &mut jobs).unwrap();
+    // The start position: its four moves are one class, all in the book.
+    let moves = book.moves(&Board::START);
+    assert_eq!(moves.len(), 4);
+    assert!(moves.iter().all(|m| !m.leaf));
+    let chosen = book.choose(&Board::START, 0, &mut Rng::new(7)).unwrap();
+    assert!(Board::START.play(chosen.square).is_some());
+    // Learning a game adds its positions and keeps the book consistent.
+    let game = Game::from_transcript("f5d6c3d3c4f4f6g5e6f7").unwrap();
+    let added = book.learn(&game, 2);
+    assert!(added > 0);
+    assert!(game_keys(&game).iter().all(|k| book.get(k).is_some()));
+    assert!(book.check().is_ok());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("api.bin");
+    book.save(&path).unwrap();
+    assert_eq!(Book::open(&path).unwrap(), book);
+}
+
+/// The shipped book: every stored move legal, every value the negamax of its moves.
+#[test]
+fn the_shipped_book_is_consistent() {
+    let book = Book::embedded().expect("the shipped book loads");
+    assert!(book.len() > 100, "{} positions", book.len());
+    let moves = book.check().expect("consistent");
+    assert!(moves >= book.len());
+    for (key, entry) in book.entries() {
+        let board = key.board();
+        assert!(entry.scores.iter().all(|s| board.play(s.square).is_some()));
+    }
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/src/book/book.bin");
+    let info = book_ok(&["info", file]);
+    assert!(info.contains("check: ok"), "{info}");
+    assert!(
+        info.contains(&format!("{} positions", book.len())),
+        "{info}"
+    );
+}
+
+/// The position after f5 d6 c3, which no symmetry maps onto itself, in each orientation
+/// gets the same moves, mapped.
+#[test]
+fn each_orientation_gets_the_matching_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = quick_build(dir.path(), "sym.bin", &[]);
+    let book = Book::open(&file).unwrap();
+    let position = *Game::from_transcript("f5d6c3").unwrap().position();
+    let expected = book.moves(&position.board);
+    assert!(!expected.is_empty());
+    let mut keys = std::collections::HashSet::new();
+    for s in 0..8 {
+        let board = transform_board(&position.board, s);
+        keys.insert(Key::of(&board));
+        let image = Position { board, ..position };
+        let shown = book_ok(&["show", path_str(&file), &format_position(&image)]);
+        let squares: Vec<String> = shown
+            .lines()
+            .skip(2)
+            .map(|l| l.split_whitespace().next().unwrap().to_string())
+            .collect();
+        let mapped: Vec<String> = expected
+            .iter()
+            .map(|m| oxello::notation::square_name(transform_square(m.square, s)))
+            .collect();
+        assert_eq!(squares, mapped, "orientation {s}:\n{shown}");
+    }
+    assert_eq!(keys.len(), 1, "the 8 images share one entry");
+    let images_added = (0..8).any(|s| {
+        let mut b = book.clone();
+        let game_from = |board: Board| Game::new(Position { board, ..position });
+        b.learn(&game_from(transform_board(&position.board, s)), 2) > 0
+    });
+    assert!(
+        !images_added,
+        "an image of a stored position is not a new entry"
+    );
+}
+
+#[test]
+fn damaged_and_foreign_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = std::fs::read(quick_build(dir.path(), "good.bin", &[])).unwrap();
+    let mut corrupt = good.clone();
+    let middle = good.len() / 2;
+    corrupt[middle] ^= 0x40;
+    let cases: [(&str, Vec<u8>, &str); 4] = [
+        ("corrupt", corrupt, "corrupt"),
+        ("truncated", good[..good.len() - 7].to_vec(), "truncated"),
+        (
+            "foreign",
+            b"(;GM[Othello]PC[x];)\n".repeat(4),
+            "not an Oxello book",
+        ),
+        (
+            "weights",
+            std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/weights.bin")).unwrap()
+                [..4096]
+                .to_vec(),
+            "not an Oxello book",
+        ),
+    ];
+    for (name, bytes, message) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        for args in [
+            vec!["info", path_str(&path)],
+            vec!["show", path_str(&path), "f5"],
+            vec!["build", path_str(&path), "--plies", "2", "--depth", "2"],
+        ] {
+            let out = oxello(&[&["book"], args.as_slice()].concat());
+            let err = text(&out.stderr);
+            assert!(!out.status.success(), "{name} {args:?} succeeded");
+            assert!(
+                err.contains(message) && !err.contains("panicked"),
+                "{name}: {err}"
+            );
+            assert_eq!(err.lines().count(), 1, "one clear line: {err}");
+        }
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            bytes,
+            "{name} left as it was"
+        );
+    }
+}
+
+/// The header's position count of the book at `path`, if it is a whole book.
+fn positions_in(path: &Path) -> Option<usize> {
+    Book::open(path).ok().map(|b| b.len())
+}
+
+#[test]
+fn a_killed_build_resumes_to_the_same_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("killed.bin");
+    let args = |file: &Path, checkpoint: &str| {
+        [
+            "book",
+            "build",
+            path_str(file),
+            "--plies",
+            "8",
+            "--depth",
+            "4",
+            "--threads",
+            "2",
+            "--checkpoint",
+            checkpoint,
+        ]
+        .map(String::from)
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oxello"))
+        .args(args(&file, "0"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while positions_in(&file).unwrap_or(0) < 60 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the build ended before the kill"
+    );
+    child.kill().unwrap(); // SIGKILL on Unix
+    child.wait().unwrap();
+    let partial = positions_in(&file).expect("a valid book after the kill");
+    let info = book_ok(&["info", path_str(&file)]);
+    assert!(info.contains("check: ok"), "{info}");
+    let status = |a: [String; 11]| oxello(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(status(args(&file, "60")).status.success());
+    let whole = dir.path().join("whole.bin");
+    assert!(status(args(&whole, "60")).status.success());
+    let (resumed, uninterrupted) = (
+        std::fs::read(&file).unwrap(),
+        std::fs::read(&whole).unwrap(),
+    );
+    assert!(partial < Book::from_bytes(&resumed).unwrap().len());
+    assert!(resumed == uninterrupted, "the resumed book differs");
+}
+
+#[test]
+fn two_shards_merged_equal_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = quick_build(dir.path(), "one.bin", &[]);
+    let shard = |k: &str, name| quick_build(dir.path(), name, &["--shard", k, "--shard-ply", "5"]);
+    let (a, b) = (shard("0/2", "shard0.bin"), shard("1/2", "shard1.bin"));
+    let (len_a, len_b) = (positions_in(&a).unwrap(), positions_in(&b).unwrap());
+    let total = positions_in(&one).unwrap();
+    assert!(len_a < total && len_b < total, "{len_a} {len_b} of {total}");
+    let merged = dir.path().join("merged.bin");
+    book_ok(&["merge", path_str(&merged), path_str(&a), path_str(&b)]);
+    assert!(std::fs::read(&merged).unwrap() == std::fs::read(&one).unwrap());
+}
+
+#[test]
+fn add_learns_transcripts_wthor_lines_and_ggf() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.txt");
+    let transcript = "f5d6c3d3c4f4f6g5e6f7d7";
+    let wthor = "WTH_2024 33 f5d6c3d3c4f4f6g5e6f7d7c5g3f3c6e7f8b4g6b6e8c7h4c8b3d2";
+    let ggf = "(;GM[Othello]PC[test]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5//1.0]W[F6]B[E6]W[F4];)";
+    std::fs::write(&games, format!("# games\n{transcript}\n{wthor}\n\n{ggf}\n")).unwrap();
+    let file = dir.path().join("learned.bin");
+    let out = book_ok(&["add", path_str(&file), path_str(&games), "--depth", "2"]);
+    assert!(out.contains("3 games"), "{out}");
+    let book = Book::open(&file).unwrap();
+    for moves in [
+        transcript,
+        "f5d6c3d3c4f4f6g5e6f7d7c5g3f3c6e7f8b4g6b6e8c7h4c8b3d2",
+        "f5f6e6f4",
+    ] {
+        let game = Game::from_transcript(moves).unwrap();
+        let keys = game_keys(&game);
+        assert_eq!(keys.len(), game.moves().len() + 1);
+        assert!(keys.iter().all(|k| book.get(k).is_some()), "{moves}");
+    }
+    assert!(book.check().is_ok());
+    // A line that holds no game is refused, and the book stays as it was.
+    std::fs::write(&games, "f5d6\nf5f5\n").unwrap();
+    let before = std::fs::read(&file).unwrap();
+    let out = oxello(&[
+        "book",
+        "add",
+        path_str(&file),
+        path_str(&games),
+        "--depth",
+        "2",
+    ]);
+    let err = text(&out.stderr);
+    assert!(!out.status.success() && err.contains("line 2"), "{err}");
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+}
+
+#[test]
+fn show_lists_book_moves_best_first_and_the_leaf() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = quick_build(dir.path(), "show.bin", &["--width", "0"]);
+    // With width 0 only the best move is followed: after f5, one book move and the leaf.
+    let shown = book_ok(&["show", path_str(&file), "f5"]);
+    let rows: Vec<&str> = shown.lines().skip(2).collect();
+    assert!(!rows.is_empty(), "{shown}");
+    let values: Vec<f64> = rows
+        .iter()
+        .map(|r| r.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "{shown}");
+    assert_eq!(
+        rows.iter().filter(|r| r.ends_with("leaf")).count(),
+        1,
+        "{shown}"
+    );
+    let beyond = book_ok(&["show", path_str(&file), "f5d6c3d3c4f4f6g5"]);
+    assert!(beyond.contains("not in the book"), "{beyond}");
+    let out = oxello(&["book", "show", path_str(&file), "z9"]);
+    assert!(!out.status.success() && text(&out.stderr).contains("neither a position"));
+}
