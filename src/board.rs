@@ -171,18 +171,15 @@ fn flips_down(p: u64, o: u64, mask: u64) -> u64 {
 /// The discs of `o` flipped when `p` plays on `sq` (empty when the move is illegal).
 #[inline]
 pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
-    #[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
+    #[cfg(target_feature = "avx2")]
     return simd::flips(p, o, sq);
-    #[cfg(not(all(target_feature = "avx512vl", target_feature = "avx512cd")))]
+    #[cfg(not(target_feature = "avx2"))]
     return flips_portable(p, o, sq);
 }
 
-/// [`flips`] ray by ray on plain 64-bit words: what processors without AVX-512 run, and the
-/// reference the vector version is tested against.
-#[cfg_attr(
-    all(target_feature = "avx512vl", target_feature = "avx512cd"),
-    allow(dead_code)
-)]
+/// [`flips`] ray by ray on plain 64-bit words: what processors without AVX2 run, and the
+/// reference the vector versions are tested against.
+#[cfg_attr(target_feature = "avx2", allow(dead_code))]
 #[inline]
 fn flips_portable(p: u64, o: u64, sq: u32) -> u64 {
     let r = &RAYS[sq as usize];

@@ -1,8 +1,9 @@
 //! Move generation and flips with vector instructions: the four directions of a move's lines
-//! side by side in one 256-bit register. Built when the target processor has AVX2 (and
-//! AVX-512 VL and CD for the flips, for their 64-bit leading-zero count and lane masks);
-//! each routine is tested against its portable twin in [`super`], which other processors run.
-//! The vector forms pay in the endgame solver, where these two take a third of the time.
+//! side by side in one 256-bit register. Built when the target processor has AVX2; the flips
+//! use AVX-512 VL and CD where it has them too (a 64-bit leading-zero count and lane masks),
+//! else a form on AVX2 alone. Each routine is tested against its portable twin in [`super`],
+//! which other processors run. The vector forms pay in the endgame solver, where these two
+//! take a third of the time.
 
 use super::NOT_EDGE_FILES;
 use std::arch::x86_64::*;
@@ -42,20 +43,24 @@ fn legal_moves_avx2(p: u64, o: u64) -> u64 {
 }
 
 /// [`super::flips`]: the four rays towards higher bits in one register, the four towards
-/// lower bits in another.
-#[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
+/// lower bits in another; with AVX-512 VL and CD where the processor has them, else AVX2.
 #[inline]
 pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+    #[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
     // SAFETY: built only for processors with these features (the cfg above).
-    unsafe { flips_avx512(p, o, sq) }
+    return unsafe { flips_avx512(p, o, sq) };
+    #[cfg(not(all(target_feature = "avx512vl", target_feature = "avx512cd")))]
+    // SAFETY: this module is built only for processors with AVX2 (see `board`).
+    return unsafe { flips_avx2(p, o, sq) };
 }
 
-#[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
+/// The rays of `sq` as two registers, each ray in its lane of [`super::RAYS`]: towards
+/// higher bits (E, S, SE, SW) and towards lower bits (W, N, NW, NE).
+#[target_feature(enable = "avx2")]
 #[inline]
-fn flips_avx512(p: u64, o: u64, sq: u32) -> u64 {
+fn rays(sq: u32) -> (__m256i, __m256i) {
     let r = &super::RAYS[sq as usize];
-    let rays = |i: usize| {
+    let lanes = |i: usize| {
         _mm256_set_epi64x(
             r[i + 3] as i64,
             r[i + 2] as i64,
@@ -63,19 +68,33 @@ fn flips_avx512(p: u64, o: u64, sq: u32) -> u64 {
             r[i] as i64,
         )
     };
-    let (up, down) = (rays(0), rays(4));
-    let pv = _mm256_set1_epi64x(p as i64);
-    let ov = _mm256_set1_epi64x(o as i64);
-    let one = _mm256_set1_epi64x(1);
-    // Towards higher bits: adding 1 to (o | !ray) carries through the opponent's run to the
-    // first square that is not the opponent's; it outflanks if it is ours.
+    (lanes(0), lanes(4))
+}
+
+/// Towards higher bits: adding 1 to (o | !ray) carries through the opponent's run to the
+/// first square that is not the opponent's; it outflanks if it is ours. Returns the outflanking
+/// discs, one a lane.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn outflanks_up(pv: __m256i, ov: __m256i, up: __m256i) -> __m256i {
     let carry = _mm256_add_epi64(
         _mm256_or_si256(ov, _mm256_xor_si256(up, _mm256_set1_epi64x(-1))),
-        one,
+        _mm256_set1_epi64x(1),
     );
-    let outflank_up = _mm256_and_si256(_mm256_and_si256(carry, pv), up);
+    _mm256_and_si256(_mm256_and_si256(carry, pv), up)
+}
+
+#[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
+#[inline]
+fn flips_avx512(p: u64, o: u64, sq: u32) -> u64 {
+    let (up, down) = rays(sq);
+    let pv = _mm256_set1_epi64x(p as i64);
+    let ov = _mm256_set1_epi64x(o as i64);
+    let outflank_up = outflanks_up(pv, ov, up);
     let found = _mm256_test_epi64_mask(outflank_up, outflank_up);
-    let flipped_up = _mm256_maskz_and_epi64(found, _mm256_sub_epi64(outflank_up, one), up);
+    let below = _mm256_sub_epi64(outflank_up, _mm256_set1_epi64x(1));
+    let flipped_up = _mm256_maskz_and_epi64(found, below, up);
     // Towards lower bits: the nearest square that is not the opponent's is the highest bit
     // of !o & ray (a shift by 64 for none gives nothing); it outflanks if it is ours.
     let nearest = _mm256_lzcnt_epi64(_mm256_andnot_si256(ov, down));
@@ -84,6 +103,41 @@ fn flips_avx512(p: u64, o: u64, sq: u32) -> u64 {
     // -outflank sets the outflank bit and every bit above; shifting once keeps those above.
     let above = _mm256_slli_epi64(_mm256_sub_epi64(_mm256_setzero_si256(), outflank_down), 1);
     let flipped_down = _mm256_and_si256(above, down);
+    or_lanes(_mm256_or_si256(flipped_up, flipped_down))
+}
+
+/// [`flips_avx512`] without a 64-bit leading-zero count or lane masks: what AVX2 processors
+/// run, tested against the portable version on every build that has AVX2.
+#[cfg_attr(
+    all(target_feature = "avx512vl", target_feature = "avx512cd"),
+    allow(dead_code)
+)]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn flips_avx2(p: u64, o: u64, sq: u32) -> u64 {
+    let (up, down) = rays(sq);
+    let pv = _mm256_set1_epi64x(p as i64);
+    let ov = _mm256_set1_epi64x(o as i64);
+    let zero = _mm256_setzero_si256();
+    let outflank_up = outflanks_up(pv, ov, up);
+    let below = _mm256_and_si256(_mm256_sub_epi64(outflank_up, _mm256_set1_epi64x(1)), up);
+    let flipped_up = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank_up, zero), below);
+    // Towards lower bits, a lane's ray steps by 1, 8, 9 or 7 squares. Smearing the squares
+    // that are not the opponent's down the ray (by 1, 2, then 4 steps) leaves the ray's
+    // squares above the nearest of them: the opponent's run next to `sq`.
+    let step = _mm256_set_epi64x(7, 9, 8, 1);
+    let mut smear = _mm256_andnot_si256(ov, down);
+    let mut shift = step;
+    for _ in 0..3 {
+        smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, shift));
+        shift = _mm256_add_epi64(shift, shift);
+    }
+    let run = _mm256_andnot_si256(smear, down);
+    // The square one step beyond the run outflanks it if it is ours (and on the ray: a run
+    // to the board's edge has none).
+    let beyond = _mm256_and_si256(_mm256_srlv_epi64(run, step), down);
+    let outflank_down = _mm256_and_si256(beyond, pv);
+    let flipped_down = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank_down, zero), run);
     or_lanes(_mm256_or_si256(flipped_up, flipped_down))
 }
 
@@ -119,17 +173,24 @@ mod tests {
         }
     }
 
-    #[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
-    #[test]
-    fn flips_match_the_portable_version() {
+    /// `flips` against the portable version, on every square of every board.
+    fn assert_flips_match(flips: impl Fn(u64, u64, u32) -> u64) {
         for (p, o) in boards() {
             for sq in 0..64 {
                 let (p, o) = (p & !(1 << sq), o & !(1 << sq));
-                assert_eq!(
-                    super::flips(p, o, sq),
-                    super::super::flips_portable(p, o, sq)
-                );
+                assert_eq!(flips(p, o, sq), super::super::flips_portable(p, o, sq));
             }
         }
+    }
+
+    #[test]
+    fn flips_match_the_portable_version() {
+        assert_flips_match(super::flips);
+    }
+
+    #[test]
+    fn avx2_flips_match_the_portable_version() {
+        // SAFETY: this module is built only for processors with AVX2.
+        assert_flips_match(|p, o, sq| unsafe { super::flips_avx2(p, o, sq) });
     }
 }
