@@ -8,29 +8,6 @@
 use crate::board::Board;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-/// Depths from here on mark endgame results: deeper than any midgame search.
-const ENDGAME_BASE: u8 = 64;
-
-/// Endgame searches come in levels of selectivity, the last one exact.
-pub const LEVELS: u8 = 4;
-/// The exact level.
-pub const EXACT_LEVEL: u8 = LEVELS - 1;
-
-/// The depth stored for an endgame result with `empties` empty squares, searched at selectivity
-/// `level`. Ranking by empties lets replacement keep the results that saved the most work; for
-/// one position, a more exact result ranks above a less exact one.
-#[inline]
-pub fn endgame_depth(empties: u32, level: u8) -> u8 {
-    // 47 empties keep the largest depth within a byte; beyond, the rank no longer grows.
-    ENDGAME_BASE + LEVELS * empties.min(47) as u8 + level
-}
-
-/// The selectivity level of a stored endgame result, or `None` for a midgame one.
-#[inline]
-pub fn endgame_level(depth: u8) -> Option<u8> {
-    (depth >= ENDGAME_BASE).then(|| (depth - ENDGAME_BASE) % LEVELS)
-}
-
 /// The table sizes the engine accepts, MiB.
 pub const HASH_MIB: std::ops::RangeInclusive<usize> = 1..=4096;
 

@@ -277,30 +277,6 @@ fn a_position_without_moves_reports_no_move() {
 }
 
 #[test]
-fn endgame_table_depths_decode_and_rank_above_midgame_depths() {
-    use oxello::tt::{endgame_depth, endgame_level, LEVELS};
-    for depth in 0..60u8 {
-        assert_eq!(endgame_level(depth), None);
-    }
-    for empties in 0..=60 {
-        for level in 0..LEVELS {
-            let d = endgame_depth(empties, level);
-            assert_eq!(
-                endgame_level(d),
-                Some(level),
-                "{empties} empties, level {level}"
-            );
-            if level > 0 {
-                assert!(d > endgame_depth(empties, level - 1));
-            }
-            if (1..=47).contains(&empties) {
-                assert!(d > endgame_depth(empties - 1, LEVELS - 1));
-            }
-        }
-    }
-}
-
-#[test]
 fn a_wipe_out_at_the_root_ends_the_search_of_the_other_moves() {
     // FFO #59 (34 empties) is won 64-0 by G8: once that is proven, no other root move can
     // do better, so the solve is small. Searching the other moves as well took over 200M nodes.

@@ -7,34 +7,39 @@
 //! waits for its helpers to finish, helping meanwhile at split points below its own, so that
 //! no thread ever waits idle on work it could do.
 //!
-//! This module holds the data and the bookkeeping; the move loop that threads run at a split
-//! point is the search's own (see `midgame.rs`).
+//! This module holds the data and the bookkeeping, generic over the kind of node a split point
+//! holds (which tells a joining thread how to search its children); the move loop that
+//! threads run at a split point is the search's own (see `node.rs`).
 
 use super::movelist::MoveList;
 use crate::board::Board;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-/// How the children of a node are searched, which a thread joining its split point must know.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Node {
-    /// A midgame node of this depth, principal (open window) or not (null window).
-    Midgame { depth: i32, pv: bool },
-    /// An endgame solver node, scores in discs.
-    Endgame,
-}
-
-/// A node whose remaining moves several threads search together.
-pub(crate) struct SplitPoint {
+/// A node whose remaining moves several threads search together; `K` is the node's kind.
+pub(crate) struct SplitPoint<K: ?Sized> {
     pub(crate) board: Board,
-    pub(crate) node: Node,
     /// The endgame selectivity of the search (see `Searcher::level`).
     pub(crate) level: u8,
     pub(crate) beta: i32,
-    /// The split point this node lies below, if any: its abort is this one's too.
-    parent: Option<Arc<SplitPoint>>,
-    aborted: AtomicBool,
+    cutoff: Arc<Cutoff>,
     state: Mutex<SplitState>,
+    /// How the node's children are searched.
+    pub(crate) node: K,
+}
+
+/// Whether a split point was cut off, linked to the split point it lies below, whose abort is
+/// its own too.
+struct Cutoff {
+    aborted: AtomicBool,
+    parent: Option<Arc<Cutoff>>,
+}
+
+impl Cutoff {
+    /// The links from this split point up to the outermost one.
+    fn chain(&self) -> impl Iterator<Item = &Cutoff> {
+        std::iter::successors(Some(self), |c| c.parent.as_deref())
+    }
 }
 
 /// The moving part of a split point.
@@ -47,23 +52,25 @@ pub(crate) struct SplitState {
     working: usize,
 }
 
-impl SplitPoint {
+impl<K> SplitPoint<K> {
     /// A split point of `board` below `parent`, with its moves left and the result so far; the
     /// thread that creates it counts as working there.
-    pub(crate) fn new(
-        (board, node, level): (Board, Node, u8),
+    pub(crate) fn new<P: ?Sized>(
+        (board, level, node): (Board, u8, K),
         (alpha, beta): (i32, i32),
         (best, best_sq): (i32, u8),
         list: MoveList,
-        parent: Option<Arc<SplitPoint>>,
-    ) -> SplitPoint {
+        parent: Option<&SplitPoint<P>>,
+    ) -> SplitPoint<K> {
+        let cutoff = Cutoff {
+            aborted: AtomicBool::new(false),
+            parent: parent.map(|p| Arc::clone(&p.cutoff)),
+        };
         SplitPoint {
             board,
-            node,
             level,
             beta,
-            parent,
-            aborted: AtomicBool::new(false),
+            cutoff: Arc::new(cutoff),
             state: Mutex::new(SplitState {
                 list,
                 alpha,
@@ -71,9 +78,12 @@ impl SplitPoint {
                 best_sq,
                 working: 1,
             }),
+            node,
         }
     }
+}
 
+impl<K: ?Sized> SplitPoint<K> {
     /// The state, whoever panicked while holding it (a search does not panic, and the state
     /// stays consistent at every step anyway).
     pub(crate) fn state(&self) -> MutexGuard<'_, SplitState> {
@@ -82,31 +92,21 @@ impl SplitPoint {
 
     /// A move was found at or above beta: every search below this node is wasted.
     pub(crate) fn abort(&self) {
-        self.aborted.store(true, Ordering::Relaxed);
+        self.cutoff.aborted.store(true, Ordering::Relaxed);
     }
 
     /// Whether this split point or one above it was cut off.
     pub(crate) fn aborted(&self) -> bool {
-        let mut sp = Some(self);
-        while let Some(s) = sp {
-            if s.aborted.load(Ordering::Relaxed) {
-                return true;
-            }
-            sp = s.parent.as_deref();
-        }
-        false
+        self.cutoff
+            .chain()
+            .any(|c| c.aborted.load(Ordering::Relaxed))
     }
 
     /// Whether `ancestor` is this split point or lies above it.
-    fn descends_from(&self, ancestor: &SplitPoint) -> bool {
-        let mut sp = Some(self);
-        while let Some(s) = sp {
-            if std::ptr::eq(s, ancestor) {
-                return true;
-            }
-            sp = s.parent.as_deref();
-        }
-        false
+    fn descends_from(&self, ancestor: &SplitPoint<K>) -> bool {
+        self.cutoff
+            .chain()
+            .any(|c| std::ptr::eq(c, &*ancestor.cutoff))
     }
 
     /// Joins the search of this node's moves if any are left; the caller must then
@@ -132,40 +132,49 @@ impl SplitPoint {
 }
 
 /// The split points open to helpers, and how many threads are looking for work.
-#[derive(Default)]
-pub(crate) struct Pool {
-    open: Mutex<Vec<Arc<SplitPoint>>>,
+pub(crate) struct Pool<K: ?Sized> {
+    open: Mutex<Vec<Arc<SplitPoint<K>>>>,
     offered: AtomicUsize,
     idle: AtomicUsize,
 }
 
-impl Pool {
+impl<K: ?Sized> Default for Pool<K> {
+    fn default() -> Self {
+        Pool {
+            open: Mutex::new(Vec::new()),
+            offered: AtomicUsize::new(0),
+            idle: AtomicUsize::new(0),
+        }
+    }
+}
+
+impl<K: ?Sized> Pool<K> {
     /// Whether some thread is waiting for work: only then is splitting worth its cost.
     #[inline]
     pub(crate) fn has_idle(&self) -> bool {
         self.idle.load(Ordering::Relaxed) > 0
     }
 
-    fn open(&self) -> MutexGuard<'_, Vec<Arc<SplitPoint>>> {
+    fn open(&self) -> MutexGuard<'_, Vec<Arc<SplitPoint<K>>>> {
         self.open.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Lets other threads join `sp`.
-    pub(crate) fn offer(&self, sp: &Arc<SplitPoint>) {
+    pub(crate) fn offer(&self, sp: &Arc<SplitPoint<K>>) {
         let mut open = self.open();
         open.push(Arc::clone(sp));
         self.offered.store(open.len(), Ordering::Relaxed);
     }
 
     /// Closes `sp` to threads that have not joined yet.
-    pub(crate) fn withdraw(&self, sp: &Arc<SplitPoint>) {
+    pub(crate) fn withdraw(&self, sp: &Arc<SplitPoint<K>>) {
         let mut open = self.open();
         open.retain(|s| !Arc::ptr_eq(s, sp));
         self.offered.store(open.len(), Ordering::Relaxed);
     }
 
     /// A split point to work at, joined, if one is open below `within` (anywhere if `None`).
-    pub(crate) fn find_work(&self, within: Option<&SplitPoint>) -> Option<Arc<SplitPoint>> {
+    pub(crate) fn find_work(&self, within: Option<&SplitPoint<K>>) -> Option<Arc<SplitPoint<K>>> {
         if self.offered.load(Ordering::Relaxed) == 0 {
             return None;
         }
@@ -180,9 +189,9 @@ impl Pool {
     /// if `None`), and returns it joined; or `None` once `done()` holds.
     pub(crate) fn wait_for_work(
         &self,
-        within: Option<&SplitPoint>,
+        within: Option<&SplitPoint<K>>,
         done: impl Fn() -> bool,
-    ) -> Option<Arc<SplitPoint>> {
+    ) -> Option<Arc<SplitPoint<K>>> {
         self.idle.fetch_add(1, Ordering::Relaxed);
         let mut spins = 0u32;
         let found = loop {
@@ -209,23 +218,17 @@ impl Pool {
 mod tests {
     use super::*;
 
-    fn split(parent: Option<Arc<SplitPoint>>) -> Arc<SplitPoint> {
+    fn split(parent: Option<&SplitPoint<()>>) -> Arc<SplitPoint<()>> {
         let b = Board::START;
         let list = MoveList::unkeyed(&b, b.moves());
-        Arc::new(SplitPoint::new(
-            (b, Node::Endgame, 0),
-            (-1, 1),
-            (-65, 0),
-            list,
-            parent,
-        ))
+        Arc::new(SplitPoint::new((b, 0, ()), (-1, 1), (-65, 0), list, parent))
     }
 
     #[test]
     fn an_abort_reaches_the_split_points_below() {
         let top = split(None);
-        let middle = split(Some(Arc::clone(&top)));
-        let bottom = split(Some(Arc::clone(&middle)));
+        let middle = split(Some(&top));
+        let bottom = split(Some(&middle));
         assert!(!bottom.aborted());
         middle.abort();
         assert!(bottom.aborted() && middle.aborted() && !top.aborted());
@@ -233,10 +236,10 @@ mod tests {
 
     #[test]
     fn helpers_find_only_open_work_below_their_own_split_point() {
-        let pool = Pool::default();
+        let pool: Pool<()> = Pool::default();
         let mine = split(None);
         let other = split(None);
-        let below = split(Some(Arc::clone(&mine)));
+        let below = split(Some(&mine));
         pool.offer(&other);
         assert!(pool.find_work(Some(&mine)).is_none());
         pool.offer(&below);

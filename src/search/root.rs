@@ -1,20 +1,44 @@
 //! The root of a search: iterative deepening with aspiration windows, multi-line analysis,
-//! the final exact solve by windows that each hold one even score, and the reports.
+//! the final exact solve by windows that each hold one even score, and the reports. Each
+//! iteration is either a midgame search or an endgame solve: this is the one place where the
+//! search hands over from the midgame to the endgame.
 
-use super::endgame::endgame_levels;
-use super::ExactSolver;
-use super::{
-    disc_window, Limits, Line, Report, RootMove, Searcher, EARLY_SOLVE_EMPTIES,
-    ENDGAME_ORDER_DEPTH, INFINITY, MAX_SCORE,
-};
+use super::endgame::levels::{endgame_levels, EXACT_LEVEL};
+use super::limits::{Limits, Line, Report};
+use super::node::{Searcher, INFINITY};
 use crate::board::{flips, Board, Squares};
 use crate::eval::{evaluate, DISC};
-use crate::tt::EXACT_LEVEL;
 use std::time::{Duration, Instant};
+
+/// The best score there is (a wipe-out); the root's window never reaches past it, so that a
+/// move proven to get it ends the search of the others.
+const MAX_SCORE: i32 = 64 * DISC;
+
+/// A midgame iteration this deep orders the root of an endgame solve as well as deeper ones
+/// would; the endgame's selective passes do the rest.
+const ENDGAME_ORDER_DEPTH: u32 = 12;
+
+/// The most empties for which a solve starts after that depth: FFO #59's 34 take a second
+/// here, while bigger positions are better served by deeper midgame iterations first.
+const EARLY_SOLVE_EMPTIES: u32 = 34;
+
+/// A root move and its score in the last search of it.
+#[derive(Copy, Clone)]
+struct RootMove {
+    sq: u32,
+    score: i32,
+}
+
+/// The root's moves, best-ordered first, and a move proven better than the previous best in
+/// the iteration under way, kept in case the iteration is stopped before it ends.
+struct RootMoves {
+    moves: Vec<RootMove>,
+    improvement: Option<RootMove>,
+}
 
 impl Searcher<'_> {
     /// Iterative deepening from `board`, calling `progress` after every finished iteration.
-    pub fn run(
+    pub(crate) fn run(
         &mut self,
         board: &Board,
         limits: &Limits,
@@ -23,7 +47,10 @@ impl Searcher<'_> {
         let start = Instant::now();
         self.stopped = false;
 
-        let mut root = self.ordered_root_moves(board);
+        let mut root = RootMoves {
+            moves: self.ordered_root_moves(board),
+            improvement: None,
+        };
         let empties = board.empty_count();
         // Before the first iteration ends, the best-ordered move is the answer.
         let mut report = Report {
@@ -31,6 +58,7 @@ impl Searcher<'_> {
             exact: false,
             wld: false,
             lines: root
+                .moves
                 .iter()
                 .take(1)
                 .map(|m| Line {
@@ -42,10 +70,10 @@ impl Searcher<'_> {
             nodes: 0,
             elapsed: Duration::ZERO,
         };
-        if root.is_empty() {
+        if root.moves.is_empty() {
             return self.report_without_moves(board, limits, start);
         }
-        let lines = limits.lines.clamp(1, root.len());
+        let lines = limits.lines.clamp(1, root.moves.len());
         let max_depth = limits.depth.unwrap_or(u32::MAX).max(1);
         // The deepest midgame iteration finished; an exact solve follows once the empties are
         // at most twice that depth, or that depth orders the endgame's first moves well enough
@@ -63,7 +91,7 @@ impl Searcher<'_> {
             if !exact && completed >= max_depth {
                 break;
             }
-            self.improvement = None;
+            root.improvement = None;
             let score = if exact {
                 self.root_endgame(board, &mut root, lines, limits.wld, report.score)
             } else {
@@ -76,7 +104,7 @@ impl Searcher<'_> {
             };
             if self.stopped {
                 // A move that beat the old best in the unfinished iteration is the better bet.
-                if let Some(m) = self.improvement.filter(|_| report.depth > 0) {
+                if let Some(m) = root.improvement.filter(|_| report.depth > 0) {
                     report.lines = vec![self.line(board, &m)];
                     report.score = m.score;
                 }
@@ -86,17 +114,16 @@ impl Searcher<'_> {
                 depth: if exact { empties } else { completed + 1 },
                 exact,
                 wld: exact && limits.wld,
-                lines: root[..lines].iter().map(|m| self.line(board, m)).collect(),
+                lines: root.moves[..lines]
+                    .iter()
+                    .map(|m| self.line(board, m))
+                    .collect(),
                 score,
                 nodes: self.total_nodes(),
                 elapsed: start.elapsed(),
             };
             progress(&report);
-            let out_of_time = self
-                .shared
-                .soft_deadline
-                .is_some_and(|d| Instant::now() >= d);
-            if exact || out_of_time {
+            if exact || self.past_soft_deadline() {
                 break;
             }
             completed += 1;
@@ -173,7 +200,7 @@ impl Searcher<'_> {
     fn root_aspiration(
         &mut self,
         board: &Board,
-        root: &mut [RootMove],
+        root: &mut RootMoves,
         lines: usize,
         guess: Option<i32>,
         mut child: impl FnMut(&mut Self, &Board, i32, i32) -> i32,
@@ -214,7 +241,7 @@ impl Searcher<'_> {
     fn root_even_probes(
         &mut self,
         board: &Board,
-        root: &mut [RootMove],
+        root: &mut RootMoves,
         guess: i32,
         mut child: impl FnMut(&mut Self, &Board, i32, i32) -> i32,
     ) -> i32 {
@@ -251,7 +278,7 @@ impl Searcher<'_> {
     fn root_search(
         &mut self,
         board: &Board,
-        root: &mut [RootMove],
+        root: &mut RootMoves,
         lines: usize,
         alpha: i32,
         beta: i32,
@@ -259,7 +286,7 @@ impl Searcher<'_> {
     ) -> i32 {
         let mut kept: Vec<i32> = Vec::with_capacity(lines);
         let mut cut = false;
-        for (i, m) in root.iter_mut().enumerate() {
+        for (i, m) in root.moves.iter_mut().enumerate() {
             if cut {
                 // Not searched after a fail-high: below every searched move.
                 m.score = -INFINITY;
@@ -286,7 +313,7 @@ impl Searcher<'_> {
                 return kept.first().copied().unwrap_or(alpha);
             }
             if lines == 1 && i > 0 && score > floor {
-                self.improvement = Some(RootMove { sq: m.sq, score });
+                root.improvement = Some(RootMove { sq: m.sq, score });
             }
             m.score = score;
             kept.push(score);
@@ -294,7 +321,7 @@ impl Searcher<'_> {
             cut = kept[0] >= beta;
         }
         // A stable sort keeps the earlier (better-ordered) move first among equal scores.
-        root.sort_by_key(|m| -m.score);
+        root.moves.sort_by_key(|m| -m.score);
         kept[0]
     }
 
@@ -303,7 +330,7 @@ impl Searcher<'_> {
     fn root_endgame(
         &mut self,
         board: &Board,
-        root: &mut [RootMove],
+        root: &mut RootMoves,
         lines: usize,
         wld: bool,
         guess: i32,
@@ -313,7 +340,7 @@ impl Searcher<'_> {
             s.solve(b, a, be) * DISC
         };
         let mut score = guess;
-        for level in endgame_levels(board) {
+        for level in endgame_levels(board.empty_count()) {
             self.level = level;
             score = if wld {
                 self.root_search(board, root, lines, -DISC, DISC, solve)
@@ -330,4 +357,11 @@ impl Searcher<'_> {
         self.level = EXACT_LEVEL;
         score
     }
+}
+
+/// The disc window that holds a centi-disc window: exact disc scores outside it stay outside.
+fn disc_window(alpha: i32, beta: i32) -> (i32, i32) {
+    let a = alpha.div_euclid(DISC).clamp(-64, 63);
+    let b = (-(-beta).div_euclid(DISC)).clamp(a + 1, 64);
+    (a, b)
 }

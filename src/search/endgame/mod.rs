@@ -1,16 +1,22 @@
 //! The exact endgame solver: alpha-beta on the final disc differential (in discs, not
 //! centi-discs), with a transposition table and fastest-first ordering far from the end,
-//! parity ordering without move generation close to it, and a stability cutoff.
+//! parity ordering without move generation close to it, and a stability cutoff. Its nodes'
+//! moves go through the shared move loop as [`Exact`] nodes.
+//!
+//! It calls the midgame search, never the other way: shallow searches order its moves far
+//! from the end, and decide ProbCut at the selective [`levels`] that come before the exact
+//! one.
 
 pub mod last;
+pub(crate) mod levels;
 
 use super::movelist::MoveList;
-use super::parallel::Node;
-use super::{ExactSolver, Searcher, INFINITY};
+use super::node::{NodeKind, Searcher, INFINITY};
 use crate::board::{legal_moves, neighbours, Board, CORNERS};
 use crate::eval::{Children, DISC};
-use crate::tt::{endgame_depth, endgame_level, EXACT_LEVEL, LEVELS, NO_MOVE};
+use crate::tt::NO_MOVE;
 use last::{odd_quadrants, solve_shallow, stability_bound};
+use levels::{endgame_depth, endgame_level, EXACT_LEVEL, MARGINS};
 
 /// From this many empties on, results go to the transposition table.
 const TABLE_EMPTIES: u32 = 10;
@@ -20,11 +26,6 @@ const SEARCH_SORT_EMPTIES: u32 = 12;
 /// table (see [`last`]).
 const SHALLOW_EMPTIES: u32 = last::SHALLOW_EMPTIES;
 
-/// ProbCut margins of the selective levels, in tenths of a standard deviation of the shallow
-/// search's error; the level after the last margin is exact.
-const MARGINS: [i32; LEVELS as usize - 1] = [10, 15, 20];
-/// Positions with fewer empties are solved exactly at once: selective passes would not pay.
-const SELECTIVE_EMPTIES: u32 = 20;
 /// From this many empties on, the children's table entries are looked at before searching.
 const ETC_EMPTIES: u32 = 12;
 /// How far below alpha, in discs, the ordering searches still tell moves apart (Edax uses
@@ -34,11 +35,35 @@ const SORT_ALPHA_MARGIN: i32 = 8;
 /// less than its shallow searches cost: from 12 empties, FFO #40-#54 took 6% more nodes and 3%
 /// more time; from 8, the same nodes and 9% more time.
 const PROBCUT_EMPTIES: u32 = 10;
+/// The fewest empties of an endgame node whose moves are shared among threads.
+const SPLIT_EMPTIES: u32 = 12;
 
-impl ExactSolver for Searcher<'_> {
+/// An endgame solver node: its children are solved, scores in discs.
+#[derive(Copy, Clone)]
+struct Exact;
+
+impl NodeKind for Exact {
+    #[inline]
+    fn open(&self, s: &mut Searcher<'_>, child: &Board, alpha: i32, beta: i32) -> i32 {
+        -s.solve(child, -beta, -alpha)
+    }
+
+    #[inline]
+    fn null(&self, s: &mut Searcher<'_>, child: &Board, alpha: i32) -> i32 {
+        -s.solve(child, -alpha - 1, -alpha)
+    }
+
+    #[inline]
+    fn splits(&self, b: &Board) -> bool {
+        b.empty_count() >= SPLIT_EMPTIES
+    }
+}
+
+impl Searcher<'_> {
     /// The exact score of `b` for the side to move if it lies in (alpha, beta); otherwise a
-    /// bound on the same side of the window (fail-soft). Scores in discs.
-    fn solve(&mut self, b: &Board, alpha: i32, beta: i32) -> i32 {
+    /// bound on the same side of the window (fail-soft). Scores in discs, at the selectivity
+    /// of `self.level`.
+    pub(crate) fn solve(&mut self, b: &Board, alpha: i32, beta: i32) -> i32 {
         if b.empty_count() <= SHALLOW_EMPTIES {
             let parity = odd_quadrants(b.empties());
             solve_shallow(b.player, b.opponent, alpha, beta, parity, &mut self.nodes)
@@ -46,9 +71,7 @@ impl ExactSolver for Searcher<'_> {
             self.solve_deep(b, alpha, beta)
         }
     }
-}
 
-impl Searcher<'_> {
     /// Many empties: sorted move list, transposition table, stability cutoff, PVS.
     fn solve_deep(&mut self, b: &Board, alpha: i32, beta: i32) -> i32 {
         self.visit();
@@ -112,7 +135,7 @@ impl Searcher<'_> {
         };
         let window = (alpha, beta);
         let Some((best, best_sq)) =
-            self.search_moves(b, &mut list, hash_move, window, Node::Endgame, order)
+            self.search_moves(b, &mut list, hash_move, window, Exact, order)
         else {
             return 0;
         };
@@ -209,17 +232,6 @@ fn order_fastest_first(b: &Board, list: &mut MoveList) {
         let potential = (neighbours(child.opponent) & child.empties()).count_ones() as i32;
         -16 * weighted_replies(child) - potential + if odd >> sq & 1 == 1 { 4 } else { 0 }
     });
-}
-
-/// The levels the root goes through: selective passes first when the position is big enough
-/// for their better move order to pay, then the exact one.
-pub(crate) fn endgame_levels(b: &Board) -> std::ops::RangeInclusive<u8> {
-    let first = if b.empty_count() >= SELECTIVE_EMPTIES {
-        0
-    } else {
-        EXACT_LEVEL
-    };
-    first..=EXACT_LEVEL
 }
 
 /// The depth of ProbCut's shallow search: even, as the evaluation is biased the same way at

@@ -1,0 +1,94 @@
+//! What a search is asked for and what it answers: its [`Limits`], the node limit's slack, and
+//! the [`Report`] of each iteration with its [`Line`]s.
+
+use std::time::{Duration, Instant};
+
+/// How far past a node limit a search on one thread may go: the nodes of one last-empties
+/// solve, which counts without looking at the limit.
+pub const NODE_LIMIT_SLACK: u64 = 2_000;
+
+/// How far past a node limit a search on `threads` threads may go: each helper also searches
+/// up to a poll interval before it adds its nodes to the count and sees the search end.
+pub fn node_limit_slack(threads: usize) -> u64 {
+    NODE_LIMIT_SLACK + (threads.max(1) as u64 - 1) * (POLL_INTERVAL + NODE_LIMIT_SLACK)
+}
+
+/// Nodes between two looks at the stop flag and the clock.
+pub(crate) const POLL_INTERVAL: u64 = 4096;
+
+/// What a search may spend, and what it is asked for.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Deepest midgame iteration.
+    pub depth: Option<u32>,
+    /// Nodes at most: checked at every node but those of the last empties' solver and the
+    /// children scored for ordering, so a search may end up to [`node_limit_slack`] past it.
+    pub nodes: Option<u64>,
+    /// Do not start an iteration after this much time.
+    pub soft_time: Option<Duration>,
+    /// Stop at once after this much time.
+    pub hard_time: Option<Duration>,
+    /// When the time limits started: the request's arrival, so that what the search waited for
+    /// (a table being allocated or cleared by the search thread) is spent from them. `None`:
+    /// when the search starts.
+    pub clock_start: Option<Instant>,
+    /// The endgame solve only tells win, draw or loss.
+    pub wld: bool,
+    /// How many best lines to report.
+    pub lines: usize,
+    /// The most empties an exact solve may be tried at before the midgame search reaches the
+    /// end by itself (a time budget's guess of what can finish).
+    pub exact_empties: Option<u32>,
+    /// Threads searching together; 1 is the deterministic search.
+    pub threads: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            depth: None,
+            nodes: None,
+            soft_time: None,
+            hard_time: None,
+            clock_start: None,
+            wld: false,
+            lines: 1,
+            exact_empties: None,
+            threads: 1,
+        }
+    }
+}
+
+/// One analysed line: its moves and score (centi-discs, side to move's view).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub pv: Vec<u32>,
+    pub score: i32,
+}
+
+/// What an iteration found, streamed while the search goes on, and the final result.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    /// Midgame depth, or the number of empties for an endgame solve.
+    pub depth: u32,
+    /// The score is the exact final result (or its win/loss/draw sign if `wld`).
+    pub exact: bool,
+    pub wld: bool,
+    /// Best lines first; empty when the side to move has no legal move.
+    pub lines: Vec<Line>,
+    /// Score of the best line, centi-discs.
+    pub score: i32,
+    /// Positions searched, and the children looked at to order their moves (Edax's count).
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+impl Report {
+    pub fn best_move(&self) -> Option<u32> {
+        self.lines.first().and_then(|l| l.pv.first().copied())
+    }
+
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)
+    }
+}
