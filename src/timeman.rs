@@ -16,7 +16,7 @@ const SOFT_SHARE: f64 = 0.8;
 /// Thinking time per move when no clock was set.
 pub const DEFAULT_MOVE_TIME: f64 = 1.0;
 /// No budget is ever planned above this (a day), whatever the controller says.
-const MAX_SECONDS: f64 = 86_400.0;
+pub const MAX_SECONDS: f64 = 86_400.0;
 
 /// The clock of one side, as `time_settings` and `time_left` describe it.
 #[derive(Copy, Clone, Debug, PartialEq)]

@@ -1,10 +1,12 @@
 //! `oxello match`: its options, turned into the match runner's configuration, and the run.
 
 use crate::tools::cli::{threads_or_cores, MatchArgs};
+use crate::tools::files::write_atomically;
 use crate::tools::match_runner::stats::Sprt;
 use crate::tools::match_runner::{
     record, run_match as run_match_games, summary, ClockSpec, EngineSpec, MatchConfig,
 };
+use oxello::timeman::MAX_SECONDS;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -100,7 +102,7 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
     }
     let seconds = |x: f64, what: &str| {
         (x.is_finite() && x >= 0.0)
-            .then(|| Duration::from_secs_f64(x.min(86_400.0)))
+            .then(|| Duration::from_secs_f64(x.min(MAX_SECONDS)))
             .ok_or(format!("bad {what}"))
     };
     Ok(MatchConfig {
@@ -201,7 +203,7 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
             .iter()
             .map(|g| record::ggf(g, names) + "\n")
             .collect();
-        if let Err(e) = std::fs::write(path, records) {
+        if let Err(e) = write_atomically(path, records.as_bytes()) {
             eprintln!("oxello match: {}: {e}", path.display());
             return ExitCode::FAILURE;
         }
