@@ -2,10 +2,12 @@
 
 use crate::tools::cli::{threads_or_cores, MatchArgs};
 use crate::tools::files::write_atomically;
+use crate::tools::match_runner::config::{ClockSpec, EngineSpec, MatchConfig};
+use crate::tools::match_runner::openings::{load_openings, random_openings};
+use crate::tools::match_runner::scheduler::run_match as run_match_games;
+use crate::tools::match_runner::seat::check_engines;
 use crate::tools::match_runner::stats::Sprt;
-use crate::tools::match_runner::{
-    record, run_match as run_match_games, summary, ClockSpec, EngineSpec, MatchConfig,
-};
+use crate::tools::match_runner::{record, summary};
 use oxello::timeman::MAX_SECONDS;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -80,14 +82,9 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            crate::tools::match_runner::load_openings(&text, args.seed)
-                .map_err(|e| format!("{}: {e}", path.display()))?
+            load_openings(&text, args.seed).map_err(|e| format!("{}: {e}", path.display()))?
         }
-        None => crate::tools::match_runner::random_openings(
-            games.div_ceil(2),
-            args.random_plies,
-            args.seed.unwrap_or(1),
-        ),
+        None => random_openings(games.div_ceil(2), args.random_plies, args.seed.unwrap_or(1)),
     };
     let sprt = args.sprt.as_ref().map(|v| Sprt {
         elo0: v[0],
@@ -175,7 +172,7 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
         }
     };
     warn_if_oversubscribed(&config);
-    if let Err(e) = crate::tools::match_runner::check_engines(&config) {
+    if let Err(e) = check_engines(&config) {
         eprintln!("oxello match: {e}");
         return ExitCode::FAILURE;
     }
