@@ -298,6 +298,35 @@ fn a_missing_engine_is_a_setup_error_before_any_game() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("engine 2"));
 }
 
+#[test]
+fn an_illegal_opening_is_a_setup_error_before_any_engine_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let openings = dir.path().join("openings.txt");
+    // Line 3: after f5 d6, c3 is legal but d6 is taken.
+    std::fs::write(&openings, "# two openings\nf5d6c3d3\nf5d6d6\n").unwrap();
+    let (log, ggf) = (dir.path().join("starts.log"), dir.path().join("games.ggf"));
+    let engine = path("tests/engines/exits.sh");
+    let out = Command::new(oxello())
+        .args(["match", "--engine", &engine, "--engine", &engine])
+        .args(["--openings", openings.to_str().unwrap()])
+        .args(["--ggf-out", ggf.to_str().unwrap()])
+        .env("BROKEN_LOG", &log)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "oxello match: {}: line 3: move 3 (d6) is illegal",
+            openings.display()
+        )
+    );
+    assert!(out.stdout.is_empty(), "no summary: no game was played");
+    assert!(!ggf.exists(), "no game record");
+    assert!(!log.exists(), "an engine was started");
+}
+
 /// An engine command that logs every command it receives to `log` before oxello reads it.
 fn logged_engine(log: &std::path::Path, args: &str) -> String {
     format!("tee -a {} | {} {args}", log.display(), oxello())

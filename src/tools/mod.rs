@@ -8,7 +8,8 @@
 //!                   │     selfplay, train, accuracy; reports on stdout)
 //!                   ├─ bench          the fixed workload and its node signature
 //!                   ├─ match_runner   engine-vs-engine matches, refereed
-//!                   └─ training       self-play records, their format, fitting weights
+//!                   ├─ training       self-play records, their format, fitting weights
+//!                   └─ files          output files written whole (atomically)
 //!                           │
 //!                           ▼
 //!        the engine library `oxello`: board, eval, search, play, front ends
@@ -17,5 +18,6 @@
 pub mod batch;
 pub mod bench;
 pub mod cli;
+pub mod files;
 pub mod match_runner;
 pub mod training;

@@ -1,10 +1,14 @@
 //! `oxello match`: its options, turned into the match runner's configuration, and the run.
 
 use crate::tools::cli::{threads_or_cores, MatchArgs};
+use crate::tools::files::write_atomically;
+use crate::tools::match_runner::config::{ClockSpec, EngineSpec, MatchConfig};
+use crate::tools::match_runner::openings::{load_openings, random_openings};
+use crate::tools::match_runner::scheduler::run_match as run_match_games;
+use crate::tools::match_runner::seat::check_engines;
 use crate::tools::match_runner::stats::Sprt;
-use crate::tools::match_runner::{
-    record, run_match as run_match_games, summary, ClockSpec, EngineSpec, MatchConfig,
-};
+use crate::tools::match_runner::{record, summary};
+use oxello::timeman::MAX_SECONDS;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -78,14 +82,9 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            crate::tools::match_runner::load_openings(&text, args.seed)
-                .map_err(|e| format!("{}: {e}", path.display()))?
+            load_openings(&text, args.seed).map_err(|e| format!("{}: {e}", path.display()))?
         }
-        None => crate::tools::match_runner::random_openings(
-            games.div_ceil(2),
-            args.random_plies,
-            args.seed.unwrap_or(1),
-        ),
+        None => random_openings(games.div_ceil(2), args.random_plies, args.seed.unwrap_or(1)),
     };
     let sprt = args.sprt.as_ref().map(|v| Sprt {
         elo0: v[0],
@@ -100,7 +99,7 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
     }
     let seconds = |x: f64, what: &str| {
         (x.is_finite() && x >= 0.0)
-            .then(|| Duration::from_secs_f64(x.min(86_400.0)))
+            .then(|| Duration::from_secs_f64(x.min(MAX_SECONDS)))
             .ok_or(format!("bad {what}"))
     };
     Ok(MatchConfig {
@@ -173,7 +172,7 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
         }
     };
     warn_if_oversubscribed(&config);
-    if let Err(e) = crate::tools::match_runner::check_engines(&config) {
+    if let Err(e) = check_engines(&config) {
         eprintln!("oxello match: {e}");
         return ExitCode::FAILURE;
     }
@@ -201,7 +200,7 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
             .iter()
             .map(|g| record::ggf(g, names) + "\n")
             .collect();
-        if let Err(e) = std::fs::write(path, records) {
+        if let Err(e) = write_atomically(path, records.as_bytes()) {
             eprintln!("oxello match: {}: {e}", path.display());
             return ExitCode::FAILURE;
         }

@@ -9,7 +9,7 @@ use oxello::notation::{parse_obf, parse_position};
 use oxello::perft::{perft_parallel, PerftMode};
 use oxello::report::{best_line, info_lines, vertex_name};
 use oxello::search::{search, Limits};
-use oxello::timeman::solvable_empties;
+use oxello::timeman::{solvable_empties, MAX_SECONDS};
 use oxello::tt::TranspositionTable;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -180,7 +180,7 @@ pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
             eprintln!("oxello analyze: --time {t}: expected a positive number of seconds");
             return ExitCode::FAILURE;
         }
-        Some(t) => Some(t.min(86_400.0)),
+        Some(t) => Some(t.min(MAX_SECONDS)),
         None => depth.is_none().then_some(DEFAULT_ANALYZE_SECONDS),
     }
     .map(Duration::from_secs_f64);

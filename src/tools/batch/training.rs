@@ -2,11 +2,12 @@
 //! and measurement.
 
 use crate::tools::cli::{hash_mib, threads_or_cores, AccuracyArgs, SelfplayArgs, TrainArgs};
+use crate::tools::files::write_atomically;
 use crate::tools::training::record::{parse_records, Label, Record};
 use crate::tools::training::{fit, selfplay};
 use oxello::board::Board;
 use oxello::eval::evaluate;
-use oxello::eval::weights::{checksum, Weights, PHASE_WIDTH};
+use oxello::eval::weights::{Weights, PHASE_WIDTH};
 use oxello::eval::DISC;
 use oxello::search::{search, Limits};
 use oxello::tt::TranspositionTable;
@@ -152,8 +153,26 @@ pub fn run_train(args: &TrainArgs) -> ExitCode {
         threads: threads_or_cores(args.threads),
     };
     let (values, phases) = fit::fit(&samples, &config);
+    print_phases(&phases);
+    let (size, checksum) = match write_weights(&args.out, &values) {
+        Ok(written) => written,
+        Err(e) => {
+            eprintln!("oxello train: {}: {e}", args.out.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    outln!(
+        "wrote {} ({size} bytes, checksum {checksum:016x}) in {:.1} s",
+        args.out.display(),
+        started.elapsed().as_secs_f64()
+    );
+    ExitCode::SUCCESS
+}
+
+/// The fit of each phase, as a table.
+fn print_phases(phases: &[fit::PhaseFit]) {
     outln!("phase  empties   train  validation  train MAE  validation MAE");
-    for p in &phases {
+    for p in phases {
         let low = p.phase as u32 * PHASE_WIDTH;
         outln!(
             "{:5}  {:>7}  {:6}  {:10}  {:9.2}  {:14.2}",
@@ -165,19 +184,16 @@ pub fn run_train(args: &TrainArgs) -> ExitCode {
             p.validation_mae
         );
     }
-    let bytes = Weights::to_bytes(&values);
-    if let Err(e) = std::fs::write(&args.out, &bytes) {
-        eprintln!("oxello train: {}: {e}", args.out.display());
-        return ExitCode::FAILURE;
-    }
-    outln!(
-        "wrote {} ({} bytes, checksum {:016x}) in {:.1} s",
-        args.out.display(),
-        bytes.len(),
-        checksum(&bytes[32..]),
-        started.elapsed().as_secs_f64()
-    );
-    ExitCode::SUCCESS
+}
+
+/// Writes the weights file of `values`, then reads it back as the engine will: its size and
+/// checksum, or why it cannot be written or does not load.
+fn write_weights(path: &std::path::Path, values: &[i16]) -> Result<(usize, u64), String> {
+    write_atomically(path, &Weights::to_bytes(values)).map_err(|e| e.to_string())?;
+    let written = std::fs::read(path).map_err(|e| e.to_string())?;
+    Weights::from_bytes(&written)
+        .map(|w| (written.len(), w.checksum()))
+        .map_err(|e| format!("the file written does not load: {e}"))
 }
 
 pub fn run_accuracy(args: &AccuracyArgs) -> ExitCode {

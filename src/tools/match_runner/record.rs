@@ -1,6 +1,6 @@
 //! Game records in GGF, the Generic Game Format of the Othello servers.
 
-use super::{Forfeit, GameResult};
+use super::outcome::{Forfeit, GameResult};
 use oxello::board::Color;
 use oxello::game::Move;
 use oxello::notation::square_name;

@@ -1,7 +1,7 @@
 //! The end-of-match summary, as text for people and JSON for scripts.
 
+use super::outcome::{GameResult, MatchReport};
 use super::stats::SprtVerdict;
-use super::{GameResult, MatchReport};
 use std::fmt::Write;
 
 fn signed_elo(x: f64) -> String {

@@ -239,3 +239,78 @@ fn adam(train: &[&Sample], config: &FitConfig) -> Vec<f32> {
     }
     weights
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::training::record::Label;
+    use oxello::game::Game;
+
+    /// Four tournament openings, cut at 18 and at 20 plies: eight positions of 42 and 40
+    /// empties, all in phase 10.
+    const OPENINGS: [&str; 4] = [
+        "f5d6c3d3c4f4c5b3e2e3c2b6b5e6f6d2f2f3b4a6",
+        "f5d6c4d3c3f4c5b3c2e3d2c6f2e6b4a3f7f6g4g3",
+        "f5d6c3d3c4f4f6f3e6e7d7g6f8f7e2d8e3c8g3c6",
+        "f5d6c5f4d3e3g4g5e6c4e2f6b5b6c6a5d7e7e8c7",
+    ];
+    const TARGETS: [i32; 8] = [10, -6, 4, -12, 8, -2, 6, -8];
+
+    fn tiny_problem() -> Vec<Record> {
+        let plies = OPENINGS.iter().flat_map(|o| [&o[..36], *o]);
+        plies
+            .zip(TARGETS)
+            .map(|(transcript, score)| Record {
+                position: *Game::from_transcript(transcript).unwrap().position(),
+                score,
+                label: Label::Exact,
+            })
+            .collect()
+    }
+
+    /// What the weights file's `values` say of `record`'s position, in discs: the sum the
+    /// evaluation makes, worked out here from the file's layout.
+    fn predicted(values: &[i16], record: &Record) -> f64 {
+        let board = &record.position.board;
+        let phase = (board.empty_count() / PHASE_WIDTH) as usize;
+        let w = &values[phase * WEIGHTS_PER_PHASE..(phase + 1) * WEIGHTS_PER_PHASE];
+        let scalars: i32 = scalar_features(board)
+            .iter()
+            .enumerate()
+            .map(|(k, f)| f * i32::from(w[BIAS + 1 + k]))
+            .sum();
+        let patterns: i32 = patterns::indices(board)
+            .iter()
+            .map(|&i| i32::from(w[i as usize]))
+            .sum();
+        f64::from(i32::from(w[BIAS]) + scalars + patterns) / f64::from(DISC)
+    }
+
+    #[test]
+    fn fit_learns_a_tiny_problem_and_leaves_phases_without_data_at_zero() {
+        let records = tiny_problem();
+        let samples = samples(&records, &HashSet::new());
+        let config = FitConfig {
+            epochs: 300,
+            learning_rate: 0.1,
+            l2: 0.0,
+            played_weight: 1.0,
+            threads: 2,
+        };
+        let (values, phases) = fit(&samples, &config);
+        assert_eq!(values.len(), PHASES * WEIGHTS_PER_PHASE);
+        assert_eq!(phases[10].train + phases[10].validation, 8);
+        assert!(phases[10].train >= 5, "{:?}", phases[10]);
+        for (record, sample) in records.iter().zip(&samples) {
+            if !sample.validation {
+                let miss = predicted(&values, record) - f64::from(record.score);
+                assert!(miss.abs() < 0.5, "{} missed by {miss}", record);
+            }
+        }
+        // Phases 9 and 11 borrow these empties; no other phase sees any position.
+        for phase in (0..PHASES).filter(|p| !(9..=11).contains(p)) {
+            let w = &values[phase * WEIGHTS_PER_PHASE..(phase + 1) * WEIGHTS_PER_PHASE];
+            assert!(w.iter().all(|&v| v == 0), "phase {phase}");
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! `oxello train`, run through the binary on records made by `oxello selfplay`: the weights file
+//! it writes has the documented header and checksum (checked here byte by byte), loads with
+//! `--eval-file`, and fits its data better than all-zero weights, as `oxello accuracy` measures.
+
+use oxello::eval::weights::{Weights, PHASES, WEIGHTS_PER_PHASE};
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn oxello(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oxello"))
+        .args(args)
+        .output()
+        .expect("run oxello")
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// FNV-1a, 64 bits, as the weights file's header documents it.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+}
+
+/// The mean absolute error that `oxello accuracy` reports for `records` at `empties`, with the
+/// weights of `eval_file`.
+fn mean_absolute_error(eval_file: &Path, records: &Path, empties: u32) -> f64 {
+    let out = oxello(&[
+        "--eval-file",
+        path(eval_file),
+        "accuracy",
+        path(records),
+        "--empties",
+        &empties.to_string(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let after = text
+        .split("mean absolute error ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{text}"));
+    after.split(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("records.txt");
+    let out = oxello(&[
+        "selfplay",
+        "--out",
+        path(&data),
+        "--games",
+        "20",
+        "--exact-empties",
+        "10",
+        "--seed",
+        "3",
+        "--noise-depth",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let weights = dir.path().join("trained.bin");
+    let out = oxello(&[
+        "train",
+        "--data",
+        path(&data),
+        "--out",
+        path(&weights),
+        "--threads",
+        "1",
+    ]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(report.starts_with("phase  empties"), "{report}");
+
+    // The header, field by field, and the checksum of the payload.
+    let bytes = std::fs::read(&weights).unwrap();
+    assert_eq!(&bytes[..8], b"OXEVAL\r\n");
+    assert_eq!(
+        [u32_at(&bytes, 8), u32_at(&bytes, 12)],
+        [1, 2],
+        "version, feature set"
+    );
+    assert_eq!(u32_at(&bytes, 16) as usize, PHASES);
+    assert_eq!(u32_at(&bytes, 20) as usize, WEIGHTS_PER_PHASE);
+    assert_eq!(bytes.len(), 32 + 2 * PHASES * WEIGHTS_PER_PHASE);
+    let checksum = fnv1a(&bytes[32..]);
+    assert_eq!(
+        u64::from_le_bytes(bytes[24..32].try_into().unwrap()),
+        checksum
+    );
+    let wrote = report.lines().last().unwrap();
+    assert!(
+        wrote.contains(&format!("{} bytes, checksum {checksum:016x}", bytes.len())),
+        "{wrote}"
+    );
+
+    // All-zero weights score every position 0; the trained ones must come much closer to the
+    // exact scores they were fitted to.
+    let zero = dir.path().join("zero.bin");
+    std::fs::write(
+        &zero,
+        Weights::to_bytes(&vec![0; PHASES * WEIGHTS_PER_PHASE]),
+    )
+    .unwrap();
+    for empties in [8, 10] {
+        let untrained = mean_absolute_error(&zero, &data, empties);
+        let trained = mean_absolute_error(&weights, &data, empties);
+        assert!(
+            untrained > 4.0,
+            "{empties} empties: zero weights miss by {untrained}"
+        );
+        assert!(
+            trained < untrained / 2.0,
+            "{empties} empties: trained {trained} against zero weights {untrained}"
+        );
+    }
+}
+
+#[test]
+fn bad_records_or_an_unwritable_output_fail_without_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "# oxello training records v1\nnot a record\n").unwrap();
+    let weights = dir.path().join("w.bin");
+    let out = oxello(&["train", "--data", path(&bad), "--out", path(&weights)]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("oxello train: ") && err.contains("line 2"),
+        "{err}"
+    );
+    assert!(!weights.exists());
+
+    let good = dir.path().join("good.txt");
+    std::fs::write(
+        &good,
+        "# oxello training records v1\n\
+         ---------------------------OX------XXX-------------------------- O -4 played\n",
+    )
+    .unwrap();
+    let nowhere = dir.path().join("missing").join("w.bin");
+    let out = oxello(&[
+        "train",
+        "--data",
+        path(&good),
+        "--out",
+        path(&nowhere),
+        "--epochs",
+        "1",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("oxello train: ") && err.contains("missing"),
+        "{err}"
+    );
+    assert!(!nowhere.exists());
+}
