@@ -8,8 +8,8 @@ use crate::book::{
 };
 use crate::eval::DISC;
 use crate::game::Game;
-use crate::notation::{parse_position, square_name};
-use crate::report::format_score;
+use crate::notation::parse_position;
+use crate::report::{format_score, vertex_name};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -276,7 +276,7 @@ fn run_show(file: &Path, position: &str) -> Result<ExitCode, String> {
     for m in book.moves(&board) {
         outln!(
             "{:<4}  {:>5}  {:>5}  {}",
-            square_name(m.square),
+            vertex_name(Some(m.square)),
             format_score(m.value, false),
             m.depth.to_string(),
             if m.leaf { "leaf" } else { "book" }
