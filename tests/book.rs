@@ -131,7 +131,7 @@ fn each_orientation_gets_the_matching_moves() {
             .collect();
         let mapped: Vec<String> = expected
             .iter()
-            .map(|m| oxello::notation::square_name(transform_square(m.square, s)))
+            .map(|m| oxello::notation::square_name(transform_square(m.square, s)).to_uppercase())
             .collect();
         assert_eq!(squares, mapped, "orientation {s}:\n{shown}");
     }
@@ -326,4 +326,44 @@ fn show_lists_book_moves_best_first_and_the_leaf() {
     assert!(beyond.contains("not in the book"), "{beyond}");
     let out = oxello(&["book", "show", path_str(&file), "z9"]);
     assert!(!out.status.success() && text(&out.stderr).contains("neither a position"));
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for (sub, option) in [
+        ("build", "--plies"),
+        ("add", "--depth"),
+        ("show", "POSITION"),
+        ("info", "FILE"),
+        ("merge", "INPUTS"),
+    ] {
+        let help = book_ok(&[sub, "--help"]);
+        assert!(help.contains(option), "{sub}: {help}");
+    }
+}
+
+#[test]
+fn a_build_reports_its_rate_and_eta_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("progress.bin");
+    let out = oxello(&[
+        "book",
+        "build",
+        path_str(&file),
+        "--plies",
+        "3",
+        "--depth",
+        "2",
+    ]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stdout.contains("positions") && !stdout.contains("ETA"),
+        "{stdout}"
+    );
+    let last = stderr.lines().last().unwrap_or("");
+    assert!(
+        last.starts_with("ply 3: ") && last.contains("positions/h, ETA "),
+        "{stderr}"
+    );
 }

@@ -8,7 +8,7 @@ use super::file::BookError;
 use super::store::{Book, Depth, Entry, Key, Scored};
 use crate::search::{search, Limits};
 use crate::tt::TranspositionTable;
-use crossbeam_channel::unbounded;
+use crossbeam_channel::{unbounded, Sender};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -48,6 +48,24 @@ pub fn search_position(
         })
         .collect();
     Entry::searched(depth, scores)
+}
+
+/// One worker: takes the next position of `todo` until none is left or `stop` is raised,
+/// and sends each finished search.
+fn search_queue(
+    todo: &[Key],
+    next: &AtomicUsize,
+    depth: u32,
+    stop: &AtomicBool,
+    results: &Sender<(Key, Entry)>,
+) {
+    let mut tt = TranspositionTable::new(HASH_MIB);
+    while let Some(key) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
+        let entry = search_position(&mut tt, key, depth, stop);
+        if stop.load(Ordering::Relaxed) || results.send((*key, entry)).is_err() {
+            return;
+        }
+    }
 }
 
 /// Where and how often a long run saves the book.
@@ -144,15 +162,7 @@ impl<'a> Jobs<'a> {
         std::thread::scope(|s| {
             for _ in 0..self.options.threads.clamp(1, todo.len().max(1)) {
                 let (sender, next, stop, todo) = (sender.clone(), &next, &stop, &todo);
-                s.spawn(move || {
-                    let mut tt = TranspositionTable::new(HASH_MIB);
-                    while let Some(key) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        let entry = search_position(&mut tt, key, depth, stop);
-                        if stop.load(Ordering::Relaxed) || sender.send((*key, entry)).is_err() {
-                            break;
-                        }
-                    }
-                });
+                s.spawn(move || search_queue(todo, next, depth, stop, &sender));
             }
             drop(sender);
             let stored = results.iter().try_for_each(|(key, entry)| {

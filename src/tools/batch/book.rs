@@ -1,5 +1,5 @@
 //! `oxello book ...`: the opening book's subcommands, their arguments and what they print.
-//! The work itself is the library's (`crate::book`).
+//! The work itself is the library's (`oxello::book`).
 
 use crate::tools::cli::threads_or_cores;
 use oxello::book::{
@@ -8,8 +8,8 @@ use oxello::book::{
 };
 use oxello::eval::DISC;
 use oxello::game::Game;
-use oxello::notation::{parse_position, square_name};
-use oxello::report::format_score;
+use oxello::notation::parse_position;
+use oxello::report::{format_score, vertex_name};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -273,7 +273,7 @@ fn run_show(file: &Path, position: &str) -> Result<ExitCode, String> {
     for m in book.moves(&board) {
         outln!(
             "{:<4}  {:>5}  {:>5}  {}",
-            square_name(m.square),
+            vertex_name(Some(m.square)),
             format_score(m.value, false),
             m.depth.to_string(),
             if m.leaf { "leaf" } else { "book" }
