@@ -142,20 +142,33 @@ fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
     }
 }
 
+/// Runs `oxello train` on `data` into `out`, which must fail with a message naming `what`
+/// and leave no file.
+fn assert_train_fails(data: &Path, out: &Path, what: &str) {
+    let run = oxello(&[
+        "train",
+        "--data",
+        path(data),
+        "--out",
+        path(out),
+        "--epochs",
+        "1",
+    ]);
+    assert!(!run.status.success());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.starts_with("oxello train: ") && err.contains(what),
+        "{err}"
+    );
+    assert!(!out.exists());
+}
+
 #[test]
 fn bad_records_or_an_unwritable_output_fail_without_a_file() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "# oxello training records v1\nnot a record\n").unwrap();
-    let weights = dir.path().join("w.bin");
-    let out = oxello(&["train", "--data", path(&bad), "--out", path(&weights)]);
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.starts_with("oxello train: ") && err.contains("line 2"),
-        "{err}"
-    );
-    assert!(!weights.exists());
+    assert_train_fails(&bad, &dir.path().join("w.bin"), "line 2");
 
     let good = dir.path().join("good.txt");
     std::fs::write(
@@ -165,20 +178,5 @@ fn bad_records_or_an_unwritable_output_fail_without_a_file() {
     )
     .unwrap();
     let nowhere = dir.path().join("missing").join("w.bin");
-    let out = oxello(&[
-        "train",
-        "--data",
-        path(&good),
-        "--out",
-        path(&nowhere),
-        "--epochs",
-        "1",
-    ]);
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("oxello train: ") && err.contains("missing"),
-        "{err}"
-    );
-    assert!(!nowhere.exists());
+    assert_train_fails(&good, &nowhere, "missing");
 }

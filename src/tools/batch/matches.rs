@@ -3,7 +3,7 @@
 use crate::tools::cli::{threads_or_cores, MatchArgs};
 use crate::tools::files::write_atomically;
 use crate::tools::match_runner::config::{ClockSpec, EngineSpec, MatchConfig};
-use crate::tools::match_runner::openings::{load_openings, random_openings};
+use crate::tools::match_runner::openings::{load_openings, random_openings, Opening};
 use crate::tools::match_runner::scheduler::run_match as run_match_games;
 use crate::tools::match_runner::seat::check_engines;
 use crate::tools::match_runner::stats::Sprt;
@@ -43,78 +43,21 @@ pub fn parse_time_control(s: &str) -> Result<ClockSpec, String> {
 }
 
 pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
-    let [first, second] = <[String; 2]>::try_from(args.engines.clone())
+    let commands = <[String; 2]>::try_from(args.engines.clone())
         .map_err(|_| "give exactly two --engine command lines".to_string())?;
-    let clocks = if let Some(tpm) = per_engine(&args.time_per_move)? {
-        tpm.map(|s| {
-            if s > 0.0 && s.is_finite() {
-                ClockSpec::PerMove(s)
-            } else {
-                ClockSpec::Unlimited
-            }
-        })
-    } else {
-        let specs: Vec<ClockSpec> = args
-            .time_control
-            .iter()
-            .map(|s| parse_time_control(s))
-            .collect::<Result<_, _>>()?;
-        per_engine(&specs)?.unwrap_or([ClockSpec::Unlimited; 2])
-    };
-    let mut names: Vec<String> = args.names.clone();
-    for command in [&first, &second].into_iter().skip(names.len()) {
-        let program = command.split_whitespace().next().unwrap_or("engine");
-        names.push(
-            std::path::Path::new(program)
-                .file_name()
-                .map_or(program.into(), |f| f.to_string_lossy().into()),
-        );
-    }
-    if names.len() != 2 {
-        return Err("give at most two --name".into());
-    }
-    if names[0] == names[1] {
-        names[0].push_str("#1");
-        names[1].push_str("#2");
-    }
+    let clocks = clocks(args)?;
+    let names = engine_names(&args.names, &commands)?;
     let games = args.games.max(1);
-    let openings = match &args.openings {
-        Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            load_openings(&text, args.seed).map_err(|e| format!("{}: {e}", path.display()))?
-        }
-        None => random_openings(games.div_ceil(2), args.random_plies, args.seed.unwrap_or(1)),
-    };
-    let sprt = args.sprt.as_ref().map(|v| Sprt {
-        elo0: v[0],
-        elo1: v[1],
-        alpha: v[2],
-        beta: v[3],
-    });
-    if sprt.is_some_and(|s| {
-        !(0.0 < s.alpha && s.alpha < 1.0 && 0.0 < s.beta && s.beta < 1.0 && s.elo0 < s.elo1)
-    }) {
-        return Err("--sprt wants elo0 < elo1 and alpha, beta in (0, 1)".into());
-    }
-    let seconds = |x: f64, what: &str| {
-        (x.is_finite() && x >= 0.0)
-            .then(|| Duration::from_secs_f64(x.min(MAX_SECONDS)))
-            .ok_or(format!("bad {what}"))
+    let openings = openings(args, games)?;
+    let sprt = sprt(args.sprt.as_deref())?;
+    let [first, second] = commands;
+    let spec = |i: usize, command: String| EngineSpec {
+        name: names[i].clone(),
+        command,
+        clock: clocks[i],
     };
     Ok(MatchConfig {
-        engines: [
-            EngineSpec {
-                name: names[0].clone(),
-                command: first,
-                clock: clocks[0],
-            },
-            EngineSpec {
-                name: names[1].clone(),
-                command: second,
-                clock: clocks[1],
-            },
-        ],
+        engines: [spec(0, first), spec(1, second)],
         openings,
         games,
         concurrency: args.concurrency.max(1),
@@ -122,6 +65,85 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         grace: seconds(args.grace, "--grace")?,
         sprt,
     })
+}
+/// Each engine's clock, from `--time-per-move` or else `--time-control` (none: no clock).
+fn clocks(args: &MatchArgs) -> Result<[ClockSpec; 2], String> {
+    if let Some(tpm) = per_engine(&args.time_per_move)? {
+        return Ok(tpm.map(|s| {
+            if s > 0.0 && s.is_finite() {
+                ClockSpec::PerMove(s)
+            } else {
+                ClockSpec::Unlimited
+            }
+        }));
+    }
+    let specs: Vec<ClockSpec> = args
+        .time_control
+        .iter()
+        .map(|s| parse_time_control(s))
+        .collect::<Result<_, _>>()?;
+    Ok(per_engine(&specs)?.unwrap_or([ClockSpec::Unlimited; 2]))
+}
+
+/// The names given, the rest taken from the programs' file names; two equal names get `#1`
+/// and `#2`.
+fn engine_names(given: &[String], commands: &[String; 2]) -> Result<[String; 2], String> {
+    let mut names: Vec<String> = given.to_vec();
+    for command in commands.iter().skip(names.len()) {
+        let program = command.split_whitespace().next().unwrap_or("engine");
+        names.push(
+            std::path::Path::new(program)
+                .file_name()
+                .map_or(program.into(), |f| f.to_string_lossy().into()),
+        );
+    }
+    let mut names =
+        <[String; 2]>::try_from(names).map_err(|_| "give at most two --name".to_string())?;
+    if names[0] == names[1] {
+        names[0].push_str("#1");
+        names[1].push_str("#2");
+    }
+    Ok(names)
+}
+
+/// The openings of `--openings`, or enough random ones for `games` games.
+fn openings(args: &MatchArgs, games: usize) -> Result<Vec<Opening>, String> {
+    let Some(path) = &args.openings else {
+        return Ok(random_openings(
+            games.div_ceil(2),
+            args.random_plies,
+            args.seed.unwrap_or(1),
+        ));
+    };
+    std::fs::read_to_string(path)
+        .map_err(|e| e.to_string())
+        .and_then(|text| load_openings(&text, args.seed))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The SPRT of `--sprt ELO0 ELO1 ALPHA BETA`, checked.
+fn sprt(values: Option<&[f64]>) -> Result<Option<Sprt>, String> {
+    let (elo0, elo1, alpha, beta) = match values {
+        None => return Ok(None),
+        Some(&[elo0, elo1, alpha, beta]) => (elo0, elo1, alpha, beta),
+        Some(_) => return Err("--sprt wants four numbers: elo0 elo1 alpha beta".into()),
+    };
+    if !(0.0 < alpha && alpha < 1.0 && 0.0 < beta && beta < 1.0 && elo0 < elo1) {
+        return Err("--sprt wants elo0 < elo1 and alpha, beta in (0, 1)".into());
+    }
+    Ok(Some(Sprt {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+    }))
+}
+
+/// A number of seconds from the command line, at most [`MAX_SECONDS`].
+fn seconds(x: f64, what: &str) -> Result<Duration, String> {
+    (x.is_finite() && x >= 0.0)
+        .then(|| Duration::from_secs_f64(x.min(MAX_SECONDS)))
+        .ok_or(format!("bad {what}"))
 }
 
 /// The threads an engine command searches with: its `--threads N`, one per core for an

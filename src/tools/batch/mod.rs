@@ -5,7 +5,7 @@
 use super::cli::{hash_mib, threads_or_cores, AnalyzeArgs, Mode, PerftArgs, SolveArgs};
 use oxello::board::Board;
 use oxello::eval::DISC;
-use oxello::notation::{parse_obf, parse_position};
+use oxello::notation::{parse_obf, parse_position, ObfEntry};
 use oxello::perft::{perft_parallel, PerftMode};
 use oxello::report::{best_line, info_lines, vertex_name};
 use oxello::search::{search, Limits};
@@ -122,19 +122,7 @@ pub fn run_solve(args: &SolveArgs) -> ExitCode {
         let value = report.score / DISC;
         let best = report.best_move();
         let expected = entry.value().map(|v| if wld { v.signum() } else { v });
-        // A file may list only some moves (Edax lists one best move): the chosen move is
-        // wrong only when the file gives it a score below the value found.
-        let good_move = best.is_none_or(|m| {
-            let listed = entry.scores.iter().find(|&&(s, _)| s == m).map(|&(_, v)| v);
-            listed.is_none_or(|v| {
-                if wld {
-                    v.signum() == value.signum()
-                } else {
-                    v == value
-                }
-            })
-        });
-        let ok = expected.is_none_or(|v| v == value) && good_move;
+        let ok = expected.is_none_or(|v| v == value) && good_move(entry, best, value, wld);
         if !ok {
             mismatches += 1;
         }
@@ -163,6 +151,22 @@ pub fn run_solve(args: &SolveArgs) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// Whether the move chosen (`best`, of value `value`) agrees with the file. A file may list
+/// only some moves (Edax lists one best move): the move is wrong only when the file gives it
+/// a score below the value found.
+fn good_move(entry: &ObfEntry, best: Option<u32>, value: i32, wld: bool) -> bool {
+    best.is_none_or(|m| {
+        let listed = entry.scores.iter().find(|&&(s, _)| s == m).map(|&(_, v)| v);
+        listed.is_none_or(|v| {
+            if wld {
+                v.signum() == value.signum()
+            } else {
+                v == value
+            }
+        })
+    })
 }
 
 pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {

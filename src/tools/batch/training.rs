@@ -11,6 +11,7 @@ use oxello::eval::weights::{Weights, PHASE_WIDTH};
 use oxello::eval::DISC;
 use oxello::search::{search, Limits};
 use oxello::tt::TranspositionTable;
+use std::collections::HashSet;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -38,59 +39,12 @@ pub fn parse_plies_range(s: &str) -> Result<(u32, u32), String> {
 }
 
 pub fn run_selfplay(args: &SelfplayArgs) -> ExitCode {
-    let config = (|| -> Result<selfplay::Config, String> {
-        if !(args.temperature.is_finite() && args.temperature >= 0.0) {
-            return Err(format!(
-                "--temperature {} must be 0 or more",
-                args.temperature
-            ));
-        }
-        let source = match &args.games_file {
-            Some(path) => selfplay::Source::Games(read_games_file(path)?),
-            None => selfplay::Source::SelfPlay,
-        };
-        Ok(selfplay::Config {
-            source,
-            start: args.start,
-            games: args.games,
-            exact_empties: args.exact_empties,
-            random_plies: parse_plies_range(&args.random_plies)?,
-            noise_depth: args.noise_depth,
-            temperature: args.temperature,
-            greedy_empties: args.greedy_empties,
-            seed: args.seed,
-            threads: threads_or_cores(args.threads),
-            hash_mib: hash_mib(args.hash),
-        })
-    })();
-    let excluded = match args.exclude.as_deref().map(read_games_file).transpose() {
-        Ok(games) => games.map_or_else(Default::default, |g| selfplay::game_positions(&g)),
-        Err(e) => {
-            eprintln!("oxello selfplay: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let config = match config {
-        Ok(config) => config,
-        Err(e) => {
-            eprintln!("oxello selfplay: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let mut last_report = Instant::now();
-    let result = selfplay::run(&config, &args.out, excluded, |p| {
-        if last_report.elapsed() >= Duration::from_secs(2) || p.games_done == p.games {
-            last_report = Instant::now();
-            let rate = p.games_done as f64 / p.elapsed.as_secs_f64().max(1e-9);
-            let eta = p
-                .eta()
-                .map_or("-".into(), |d| format!("{:.0} s", d.as_secs_f64()));
-            eprintln!(
-                "oxello selfplay: {}/{} games, {} positions written, {} duplicates, {rate:.2} games/s, ETA {eta}",
-                p.games_done, p.games, p.written, p.duplicates
-            );
-        }
-    });
+    let config = selfplay_config(args);
+    let result = excluded_positions(args.exclude.as_deref())
+        .and_then(|excluded| Ok((config?, excluded)))
+        .and_then(|(config, excluded)| {
+            selfplay::run(&config, &args.out, excluded, progress_reporter())
+        });
     match result {
         Ok(p) => {
             eprintln!(
@@ -110,6 +64,59 @@ pub fn run_selfplay(args: &SelfplayArgs) -> ExitCode {
     }
 }
 
+/// The generation `args` ask for, checked.
+fn selfplay_config(args: &SelfplayArgs) -> Result<selfplay::Config, String> {
+    if !(args.temperature.is_finite() && args.temperature >= 0.0) {
+        return Err(format!(
+            "--temperature {} must be 0 or more",
+            args.temperature
+        ));
+    }
+    let source = match &args.games_file {
+        Some(path) => selfplay::Source::Games(read_games_file(path)?),
+        None => selfplay::Source::SelfPlay,
+    };
+    Ok(selfplay::Config {
+        source,
+        start: args.start,
+        games: args.games,
+        exact_empties: args.exact_empties,
+        random_plies: parse_plies_range(&args.random_plies)?,
+        noise_depth: args.noise_depth,
+        temperature: args.temperature,
+        greedy_empties: args.greedy_empties,
+        seed: args.seed,
+        threads: threads_or_cores(args.threads),
+        hash_mib: hash_mib(args.hash),
+    })
+}
+
+/// The positions of the games of `--exclude` (none without it).
+fn excluded_positions(path: Option<&std::path::Path>) -> Result<HashSet<(u64, u64)>, String> {
+    Ok(match path {
+        Some(path) => selfplay::game_positions(&read_games_file(path)?),
+        None => HashSet::new(),
+    })
+}
+
+/// A progress line on stderr every 2 s, and after the last game.
+fn progress_reporter() -> impl FnMut(&selfplay::Progress) {
+    let mut last_report = Instant::now();
+    move |p| {
+        if last_report.elapsed() >= Duration::from_secs(2) || p.games_done == p.games {
+            last_report = Instant::now();
+            let rate = p.games_done as f64 / p.elapsed.as_secs_f64().max(1e-9);
+            let eta = p
+                .eta()
+                .map_or("-".into(), |d| format!("{:.0} s", d.as_secs_f64()));
+            eprintln!(
+                "oxello selfplay: {}/{} games, {} positions written, {} duplicates, {rate:.2} games/s, ETA {eta}",
+                p.games_done, p.games, p.written, p.duplicates
+            );
+        }
+    }
+}
+
 /// Reads training record files, in order.
 pub fn read_record_files(paths: &[std::path::PathBuf]) -> Result<Vec<Record>, String> {
     let mut all = Vec::new();
@@ -124,13 +131,8 @@ pub fn read_record_files(paths: &[std::path::PathBuf]) -> Result<Vec<Record>, St
 
 pub fn run_train(args: &TrainArgs) -> ExitCode {
     let started = Instant::now();
-    let loaded = read_record_files(&args.data).and_then(|records| {
-        let excluded = match &args.exclude {
-            Some(path) => selfplay::game_positions(&read_games_file(path)?),
-            None => Default::default(),
-        };
-        Ok((records, excluded))
-    });
+    let loaded = read_record_files(&args.data)
+        .and_then(|records| Ok((records, excluded_positions(args.exclude.as_deref())?)));
     let (records, excluded) = match loaded {
         Ok(loaded) => loaded,
         Err(e) => {
