@@ -367,3 +367,40 @@ fn a_build_reports_its_rate_and_eta_on_stderr() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_book_of_another_evaluation_loads_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = quick_build(dir.path(), "other.bin", &[]);
+    let mut book = Book::open(&file).unwrap();
+    book.set_evaluation(book.evaluation() ^ 1);
+    book.save(&file).unwrap();
+    let out = oxello(&["book", "show", path_str(&file), "f5"]);
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("warning") && err.contains("evaluation"),
+        "{err}"
+    );
+    assert!(text(&out.stdout).contains("book"));
+    assert!(book_ok(&["info", path_str(&file)]).contains("(not this build's)"));
+}
+
+#[test]
+fn a_rerun_with_more_plies_and_depth_deepens_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("deepened.bin");
+    book_ok(&["build", path_str(&file), "--plies", "4", "--depth", "2"]);
+    let shallow = Book::open(&file).unwrap();
+    book_ok(&["build", path_str(&file), "--plies", "6", "--depth", "4"]);
+    let deepened = Book::open(&file).unwrap();
+    let direct = Book::open(&quick_build(dir.path(), "direct.bin", &[])).unwrap();
+    assert!(deepened.len() > shallow.len());
+    for (key, entry) in direct.entries() {
+        let found = deepened
+            .get(key)
+            .expect("every position of the direct build");
+        assert_eq!(found.scores, entry.scores, "the same search");
+    }
+    assert!(deepened.check().is_ok());
+}

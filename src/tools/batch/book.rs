@@ -116,7 +116,7 @@ pub fn run_book(args: BookArgs) -> ExitCode {
             games,
             search,
         } => run_add(&file, &games, &search, evaluation),
-        BookCommand::Show { file, position } => run_show(&file, &position),
+        BookCommand::Show { file, position } => run_show(&file, &position, evaluation),
         BookCommand::Info { file } => run_info(&file, evaluation),
         BookCommand::Merge { out, inputs } => run_merge(&out, &inputs, evaluation),
     };
@@ -257,8 +257,9 @@ fn parse_board(text: &str) -> Result<oxello::board::Board, String> {
     })
 }
 
-fn run_show(file: &Path, position: &str) -> Result<ExitCode, String> {
+fn run_show(file: &Path, position: &str, evaluation: u64) -> Result<ExitCode, String> {
     let book = Book::open(file).map_err(book_error(file))?;
+    warn_evaluation(file, &book, evaluation);
     let board = parse_board(position)?;
     let Some(entry) = book.entry(&board) else {
         outln!("not in the book");
