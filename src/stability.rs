@@ -27,7 +27,7 @@ fn filled_onward(occupied: u64, seeds: u64, no_wrap: u64, back: impl Fn(u64, u32
 /// Squares whose line along each axis is completely filled: (rows, files, a1-h8 diagonals,
 /// h1-a8 diagonals).
 #[inline]
-pub fn full_lines(occupied: u64) -> [u64; 4] {
+fn full_lines(occupied: u64) -> [u64; 4] {
     // Adding 1 to each row's low seven bits carries into the eighth only when all are set.
     let low = occupied & !FILE_H;
     let carried = low.wrapping_add(FILE_A) & occupied & FILE_H;
