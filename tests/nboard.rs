@@ -22,7 +22,8 @@ struct NBoard {
 
 impl NBoard {
     fn start(args: &[&str]) -> NBoard {
-        let (child, stdin, lines) = common::spawn_with_lines(args, Stdio::piped());
+        // NBoard shows stderr as errors: nothing may reach it when RUST_LOG is unset.
+        let (child, stdin, lines) = common::spawn_with_lines(args, Stdio::piped(), None);
         NBoard {
             child,
             stdin: Some(stdin),
