@@ -1,6 +1,8 @@
 //! Drives the built `oxello` binary over stdin/stdout, as a GTP controller would.
 #![allow(dead_code)]
 
+pub mod oracle;
+
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
