@@ -1,22 +1,34 @@
 //! The engine's input and output, a leaf that every front end uses and that uses nothing of
 //! the crate: a thread reads stdin line by line (bounded in length), another watches stdout
-//! so that a closed output ends a session as end of input does, the [`Inbox`] hands the
-//! lines out in order (keeping those read while a search runs), and [`Output`] writes and
-//! flushes the protocol's replies.
+//! so that a closed output ends a session at once, the [`Inbox`] hands the lines out in
+//! order (keeping those read while a search runs), [`Output`] writes and flushes the
+//! protocol's replies, and [`init_logging`] sends the log to stderr and to a log file, with
+//! the protocol traffic in both directions.
 
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::collections::VecDeque;
+use std::fs::File;
 use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
 
 /// The longest line kept; the rest of a longer line is read and dropped (memory stays bounded).
 pub const MAX_LINE: usize = 64 * 1024;
 
-/// What the reader thread hands the dispatcher.
+/// The log target of the protocol traffic (`<-` a line read, `->` a line written).
+pub const TRAFFIC: &str = "oxello::traffic";
+
+/// What the reader threads hand the dispatcher.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
     /// A line (lossily decoded); `true` when it was longer than [`MAX_LINE`] and was cut.
     Line(String, bool),
+    /// The end of input: what was read before it is still answered.
     Eof,
+    /// Nobody reads the output any more: the session ends at once.
+    Closed,
 }
 
 /// Reads lines from `reader` until EOF, sending each one.
@@ -53,7 +65,9 @@ pub fn read_lines(mut reader: impl BufRead, lines: Sender<Input>) {
 }
 
 fn decoded(line: &[u8], overlong: bool) -> Input {
-    Input::Line(String::from_utf8_lossy(line).into_owned(), overlong)
+    let text = String::from_utf8_lossy(line).into_owned();
+    log::debug!(target: TRAFFIC, "<- {text}");
+    Input::Line(text, overlong)
 }
 
 fn keep(line: &mut Vec<u8>, bytes: &[u8], overlong: &mut bool) {
@@ -64,9 +78,9 @@ fn keep(line: &mut Vec<u8>, bytes: &[u8], overlong: &mut bool) {
     line.extend_from_slice(&bytes[..bytes.len().min(room)]);
 }
 
-/// Ends the session as end of input does once nobody reads stdout any more: the read end of
-/// a pipe closing shows as an error event to `poll`, so a search whose output would be lost
-/// stops at once instead of running until its next write fails.
+/// Ends the session once nobody reads stdout any more: the read end of a pipe closing shows
+/// as an error event to `poll`, so a search whose output would be lost stops at once instead
+/// of running until its next write fails.
 #[cfg(unix)]
 pub fn watch_output(lines: Sender<Input>) {
     use rustix::event::{poll, PollFd, PollFlags};
@@ -75,7 +89,7 @@ pub fn watch_output(lines: Sender<Input>) {
     loop {
         match poll(&mut fds, None) {
             Ok(_) if !fds[0].revents().is_empty() => {
-                let _ = lines.send(Input::Eof);
+                let _ = lines.send(Input::Closed);
                 return;
             }
             Ok(_) | Err(rustix::io::Errno::INTR) => {}
@@ -106,7 +120,7 @@ pub fn spawn_readers() -> Receiver<Input> {
 pub fn is_nboard_hello(input: &Input) -> bool {
     match input {
         Input::Line(line, _) => line.split_whitespace().next() == Some("nboard"),
-        Input::Eof => false,
+        Input::Eof | Input::Closed => false,
     }
 }
 
@@ -114,6 +128,9 @@ pub fn is_nboard_hello(input: &Input) -> bool {
 pub struct Inbox {
     input: Receiver<Input>,
     pending: VecDeque<Input>,
+    /// The end of input has been read: nothing more comes.
+    ended: bool,
+    /// The output is gone: nothing more is handed out.
     closed: bool,
 }
 
@@ -122,21 +139,31 @@ impl Inbox {
         Inbox {
             input,
             pending: VecDeque::new(),
+            ended: false,
             closed: false,
         }
     }
 
-    /// The next line, or EOF.
+    /// The next line in order; then [`Input::Eof`]; [`Input::Closed`] at once (and from then
+    /// on) when the output is gone.
     pub fn next_line(&mut self) -> Input {
+        if self.closed {
+            return Input::Closed;
+        }
         match self.pending.pop_front() {
             Some(input) => input,
-            None if self.closed => Input::Eof,
-            None => self.input.recv().unwrap_or(Input::Eof),
+            None if self.ended => Input::Eof,
+            None => {
+                let input = self.input.recv().unwrap_or(Input::Eof);
+                self.note(&input);
+                input
+            }
         }
     }
 
     /// Hands `input` out before anything else.
     pub fn push_front(&mut self, input: Input) {
+        self.note(&input);
         self.pending.push_front(input);
     }
 
@@ -145,23 +172,40 @@ impl Inbox {
         self.pending.iter().any(test)
     }
 
-    /// The channel still to read while a search runs; `None` once the input has ended.
+    /// Whether the end of input has been read (it may still be pending).
+    pub fn ended(&self) -> bool {
+        self.ended
+    }
+
+    /// Whether the output is gone.
+    pub fn closed(&self) -> bool {
+        self.closed
+    }
+
+    /// The channel still to read while a search runs; `None` once nothing more can come.
     pub fn source(&self) -> Option<Receiver<Input>> {
-        (!self.closed).then(|| self.input.clone())
+        (!self.ended && !self.closed).then(|| self.input.clone())
     }
 
     /// Keeps `input`, read while a search ran, to be handed out in its turn.
     pub fn keep(&mut self, input: Input) {
-        if input == Input::Eof {
-            self.closed = true;
+        self.note(&input);
+        if !self.closed {
+            self.pending.push_back(input);
         }
-        self.pending.push_back(input);
     }
 
-    /// Nothing more is read: what is pending is handed out, then EOF.
+    /// The output is gone: what is pending is dropped, and the session ends.
     pub fn close(&mut self) {
-        if !self.closed {
-            self.keep(Input::Eof);
+        self.closed = true;
+        self.pending.clear();
+    }
+
+    fn note(&mut self, input: &Input) {
+        match input {
+            Input::Eof => self.ended = true,
+            Input::Closed => self.close(),
+            Input::Line(..) => {}
         }
     }
 }
@@ -180,6 +224,9 @@ impl<W: Write> Output<W> {
 
     /// Writes and flushes `text`; false once the output is gone.
     pub fn write(&mut self, text: &str) -> bool {
+        for line in text.lines() {
+            log::debug!(target: TRAFFIC, "-> {line}");
+        }
         if !self.failed {
             let written = self
                 .out
@@ -188,5 +235,108 @@ impl<W: Write> Output<W> {
             self.failed = written.is_err();
         }
         !self.failed
+    }
+}
+
+/// The log: to stderr as `RUST_LOG` asks (warnings only by default), and to `file` when given:
+/// there every line at info level or above, and the protocol traffic. Each line is written
+/// as it comes, so a process that is killed loses none.
+struct Logger {
+    stderr: env_logger::Logger,
+    /// Whether stderr gets its lines: a front end whose GUI shows stderr as errors mutes it.
+    stderr_on: AtomicBool,
+    file: Option<Mutex<File>>,
+    start: Instant,
+}
+
+fn to_file(meta: &log::Metadata) -> bool {
+    meta.level() <= log::Level::Info || meta.target() == TRAFFIC
+}
+
+impl log::Log for Logger {
+    fn enabled(&self, meta: &log::Metadata) -> bool {
+        (self.stderr_on.load(Ordering::Relaxed) && self.stderr.enabled(meta))
+            || (self.file.is_some() && to_file(meta))
+    }
+
+    fn log(&self, record: &log::Record) {
+        if self.stderr_on.load(Ordering::Relaxed) && self.stderr.enabled(record.metadata()) {
+            self.stderr.log(record);
+        }
+        if let Some(file) = self.file.as_ref().filter(|_| to_file(record.metadata())) {
+            let line = line_of(self.start, record);
+            if let Ok(mut file) = file.lock() {
+                let _ = file.write_all(line.as_bytes());
+            }
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+/// A log line as both sinks write it: seconds since start, level, message.
+fn line_of(start: Instant, record: &log::Record) -> String {
+    format!(
+        "{:.3} {} {}\n",
+        start.elapsed().as_secs_f64(),
+        record.level(),
+        record.args()
+    )
+}
+
+static LOGGER: OnceLock<Logger> = OnceLock::new();
+
+/// Why the log could not be set up.
+#[derive(Debug)]
+pub enum LogError {
+    File(std::path::PathBuf, std::io::Error),
+    AlreadySet,
+}
+
+impl std::fmt::Display for LogError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LogError::File(path, e) => write!(f, "log file {}: {e}", path.display()),
+            LogError::AlreadySet => f.write_str("a logger is already set"),
+        }
+    }
+}
+
+impl std::error::Error for LogError {}
+
+/// Installs the log: stderr filtered by `RUST_LOG` (default `warn`), and `log_file`, created
+/// or emptied, when given.
+pub fn init_logging(log_file: Option<&Path>) -> Result<(), LogError> {
+    let file = log_file
+        .map(|p| File::create(p).map_err(|e| LogError::File(p.to_path_buf(), e)))
+        .transpose()?;
+    let start = Instant::now();
+    let stderr =
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+            .target(env_logger::Target::Stderr)
+            .format(move |buf, record| buf.write_all(line_of(start, record).as_bytes()))
+            .build();
+    let level = stderr.filter().max(if file.is_some() {
+        log::LevelFilter::Debug
+    } else {
+        log::LevelFilter::Off
+    });
+    let logger = LOGGER.get_or_init(|| Logger {
+        stderr,
+        stderr_on: AtomicBool::new(true),
+        file: file.map(Mutex::new),
+        start,
+    });
+    log::set_logger(logger).map_err(|_| LogError::AlreadySet)?;
+    log::set_max_level(level);
+    Ok(())
+}
+
+/// Stops the log's stderr lines unless `RUST_LOG` asked for them (the log file goes on).
+pub fn mute_stderr_unless_asked() {
+    if std::env::var_os("RUST_LOG").is_none() {
+        if let Some(logger) = LOGGER.get() {
+            logger.stderr_on.store(false, Ordering::Relaxed);
+        }
     }
 }

@@ -23,9 +23,14 @@ struct Cli {
     /// GTP engine: search this many plies per move (as `oxello-depth`), for matches.
     #[arg(long)]
     depth: Option<u32>,
-    /// GTP engine: think this many seconds per move whatever the clock (as `oxello-move_time`).
-    #[arg(long)]
+    /// GTP engine: think this many seconds per move whatever the clock (as `oxello-move_time`;
+    /// 0 is off, at most a day).
+    #[arg(long, allow_negative_numbers = true, value_parser = oxello::timeman::parse_seconds)]
     move_time: Option<f64>,
+    /// GTP/NBoard engine: also write the log (every search iteration, every move, and the
+    /// protocol traffic both ways) to this file, emptied first.
+    #[arg(long)]
+    log_file: Option<std::path::PathBuf>,
     /// GTP engine: threads per search, 1-256 (default: every core; as `oxello-threads`).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: Option<u64>,
@@ -46,10 +51,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
     let mut cli = Cli::parse();
+    if let Err(e) = oxello::io::init_logging(cli.log_file.as_deref()) {
+        eprintln!("oxello: {e}");
+        return ExitCode::FAILURE;
+    }
     if let Err(e) = oxello::eval::load(cli.eval_file.as_deref()) {
         eprintln!("oxello: evaluation weights: {e}");
         return ExitCode::FAILURE;
@@ -67,7 +73,7 @@ fn serve(cli: &Cli, nboard: bool) -> ExitCode {
     let options = Options {
         hash_mib: hash_mib(cli.hash),
         depth: cli.depth.filter(|&d| d > 0),
-        move_time: cli.move_time.filter(|t| t.is_finite() && *t > 0.0),
+        move_time: cli.move_time.filter(|&t| t > 0.0),
         threads: threads_or_cores(cli.threads),
     };
     let input = oxello::io::spawn_readers();

@@ -7,9 +7,10 @@ use crate::board::{Board, Color, Squares};
 use crate::engine::{Engine, Event};
 use crate::game::{Game, GameError};
 use crate::io::{Inbox, Input};
+use crate::report::{format_score, iteration_line, vertex_name};
 use crate::search::{Limits, Report};
-use crate::timeman::{solvable_empties, Clock, Remaining, MAX_SECONDS};
-use crossbeam_channel::{never, select, Receiver};
+use crate::timeman::{solvable_empties, Clock, Remaining, DEFAULT_ANALYSIS_SECONDS, MAX_SECONDS};
+use crossbeam_channel::{at, never, select, Receiver};
 use std::time::{Duration, Instant};
 
 /// Deepest analysis when no time is given (it goes on until stopped or the exact solve).
@@ -187,6 +188,17 @@ impl Play {
         charge: bool,
         progress: impl FnMut(&Report) -> bool,
     ) -> Result<Choice, String> {
+        let choice = self.search_move(color, charge, progress)?;
+        self.log_move(color, &choice);
+        Ok(choice)
+    }
+
+    fn search_move(
+        &mut self,
+        color: Color,
+        charge: bool,
+        progress: impl FnMut(&Report) -> bool,
+    ) -> Result<Choice, String> {
         let Some(board) = self.board_for(color)? else {
             return Ok(Choice {
                 square: None,
@@ -201,7 +213,7 @@ impl Play {
             });
         }
         let limits = self.move_limits(color, board.empty_count());
-        let report = self.think(board, limits, progress);
+        let report = self.think(board, limits, None, progress);
         if charge {
             let i = index(color);
             if let Some(left) = self.left[i] {
@@ -212,6 +224,24 @@ impl Play {
             square: report.best_move().or_else(|| Squares(moves).next()),
             report: Some(report),
         })
+    }
+
+    /// The log's line for a move chosen: the move, its score, the time used and the time
+    /// left on `color`'s clock.
+    fn log_move(&self, color: Color, choice: &Choice) {
+        let left =
+            self.left[index(color)].map_or("untimed".to_string(), |l| format!("{:.3}", l.seconds));
+        let (score, used) = choice
+            .report
+            .as_ref()
+            .map_or(("forced".to_string(), 0.0), |r| {
+                (format_score(r.score, r.exact), r.elapsed.as_secs_f64())
+            });
+        log::info!(
+            "move {} {} score {score} time {used:.3} left {left}",
+            color.name(),
+            vertex_name(choice.square)
+        );
     }
 
     fn move_limits(&self, color: Color, empties: u32) -> Limits {
@@ -238,11 +268,13 @@ impl Play {
     /// Solves the current position exactly.
     pub fn solve(&mut self) -> Report {
         let board = self.game.position().board;
-        self.think(board, Limits::default(), |_| true)
+        self.think(board, Limits::default(), None, |_| true)
     }
 
     /// Searches the current position for its `lines` best moves, to `depth` (default: as deep
     /// as it goes), for `seconds` or until stopped, with `progress` after every iteration.
+    /// Without depth or seconds, nothing could stop it once input has ended: it then takes
+    /// [`DEFAULT_ANALYSIS_SECONDS`], as `oxello analyze` does.
     pub fn analyze(
         &mut self,
         lines: usize,
@@ -259,7 +291,9 @@ impl Play {
             lines,
             ..Limits::default()
         };
-        self.think(board, limits, progress)
+        let after_eof = (depth.is_none() && seconds.is_none())
+            .then(|| Duration::from_secs_f64(DEFAULT_ANALYSIS_SECONDS));
+        self.think(board, limits, after_eof, progress)
     }
 
     /// Searches `board` at the session's fixed depth and level (its exact solve where the
@@ -269,16 +303,18 @@ impl Play {
             depth: self.fixed_depth,
             ..Limits::default()
         };
-        self.think(board, limits, |_| true)
+        self.think(board, limits, None, |_| true)
     }
 
     /// Runs a search to its end while reading input: input that interrupts (see
-    /// [`Play::new`]) stops the search at once; every line read is kept to be handed out
-    /// afterwards, in order.
-    pub fn think(
+    /// [`Play::new`]) or a closed output stops the search at once; every line read is kept to
+    /// be handed out afterwards, in order. `after_eof` bounds a search that only input could
+    /// stop, once input has ended.
+    fn think(
         &mut self,
         board: Board,
         limits: Limits,
+        after_eof: Option<Duration>,
         mut progress: impl FnMut(&Report) -> bool,
     ) -> Report {
         let started = Instant::now();
@@ -290,10 +326,11 @@ impl Play {
         };
         self.engine.start(board, limits);
         // Input already read (behind this request) that interrupts ends this search too.
-        if self.interrupted() {
+        if self.interrupted() || self.inbox.closed() {
             self.engine.stop();
         }
-        let report = self.wait(&mut progress);
+        let deadline = after_eof.map(|t| started + t);
+        let report = self.wait(deadline, &mut progress);
         if let Some(hard) = hard {
             // A lag seen again keeps its reserve; a one-off delay is forgotten within a few
             // moves instead of eating every later move's time.
@@ -303,15 +340,25 @@ impl Play {
         report
     }
 
-    /// Waits for the running search's report, handing `progress` every finished iteration
-    /// (the search stops when it answers false) and keeping the input read meanwhile.
-    fn wait(&mut self, progress: &mut impl FnMut(&Report) -> bool) -> Report {
+    /// Waits for the running search's report, logging and handing `progress` every finished
+    /// iteration (the search stops when it answers false), keeping the input read meanwhile,
+    /// and stopping the search at `after_eof` once input has ended.
+    fn wait(
+        &mut self,
+        mut after_eof: Option<Instant>,
+        progress: &mut impl FnMut(&Report) -> bool,
+    ) -> Report {
         let events = self.engine.events().clone();
         loop {
             let input = self.inbox.source().unwrap_or_else(never);
+            let deadline = match after_eof {
+                Some(t) if self.inbox.ended() => at(t),
+                _ => never(),
+            };
             select! {
                 recv(events) -> event => match event {
                     Ok(Event::Progress(r)) => {
+                        log::info!("{}", iteration_line(&r));
                         if !progress(&r) {
                             self.engine.stop();
                         }
@@ -320,14 +367,21 @@ impl Play {
                     Ok(_) => {}
                     Err(_) => return Report::default(),
                 },
-                recv(input) -> line => {
-                    let line = line.unwrap_or(Input::Eof);
-                    if (self.interrupts)(&line) {
-                        self.engine.stop();
-                    }
-                    self.inbox.keep(line);
+                recv(input) -> line => self.take(line.unwrap_or(Input::Eof)),
+                recv(deadline) -> _ => {
+                    self.engine.stop();
+                    after_eof = None;
                 }
             }
         }
+    }
+
+    /// Input read while a search runs: kept for its turn, and the search stopped if it
+    /// interrupts or the output is gone.
+    fn take(&mut self, input: Input) {
+        if input == Input::Closed || (self.interrupts)(&input) {
+            self.engine.stop();
+        }
+        self.inbox.keep(input);
     }
 }

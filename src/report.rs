@@ -1,5 +1,6 @@
 //! How search results read, wherever they are shown: moves in upper case, scores in discs,
-//! and the `info` / `best` lines that GTP's `analyze` and `oxello analyze` both print.
+//! the `info` / `best` lines that GTP's `analyze` and `oxello analyze` both print, and the
+//! log's line per finished iteration.
 
 use crate::eval::DISC;
 use crate::notation::square_name;
@@ -36,12 +37,10 @@ pub fn info_lines(r: &Report) -> String {
             format!(
                 "info depth {}{} line {} score {} nodes {} nps {:.0} time {:.3} pv {}\n",
                 r.depth,
-                if r.wld {
-                    " wld"
-                } else if r.exact {
-                    " exact"
+                if r.exact {
+                    format!(" {}", kind(r))
                 } else {
-                    ""
+                    String::new()
                 },
                 i + 1,
                 format_score(l.score, r.exact),
@@ -63,5 +62,31 @@ pub fn best_line(r: &Report) -> String {
         r.depth,
         r.nodes,
         r.elapsed.as_secs_f64()
+    )
+}
+
+/// What an iteration searched: `midgame` (selective), `wld` or `exact` (endgame solves).
+fn kind(r: &Report) -> &'static str {
+    if r.wld {
+        "wld"
+    } else if r.exact {
+        "exact"
+    } else {
+        "midgame"
+    }
+}
+
+/// The log's line for a finished iteration: depth, what it searched, score, nodes, speed,
+/// time and principal variation.
+pub fn iteration_line(r: &Report) -> String {
+    format!(
+        "depth {} {} score {} nodes {} nps {:.0} time {:.3} pv {}",
+        r.depth,
+        kind(r),
+        format_score(r.score, r.exact),
+        r.nodes,
+        r.nodes_per_second(),
+        r.elapsed.as_secs_f64(),
+        r.lines.first().map_or(String::new(), |l| format_pv(&l.pv))
     )
 }

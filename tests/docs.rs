@@ -115,16 +115,19 @@ fn lines(text: &str) -> Vec<String> {
     text.lines().map(str::to_string).collect()
 }
 
-/// A README command with `oxello` pointing at the built binary.
+/// A README command with `oxello` pointing at the built binary: every word `oxello` (or
+/// `"oxello`, a command inside quotes).
 fn with_binary(command: &str) -> String {
     let bin = env!("CARGO_BIN_EXE_oxello");
-    let command = command
-        .replace("| oxello", &format!("| {bin}"))
-        .replace("\"oxello ", &format!("\"{bin} "));
-    match command.strip_prefix("oxello ") {
-        Some(rest) => format!("{bin} {rest}"),
-        None => command,
-    }
+    command
+        .split(' ')
+        .map(|word| match word {
+            "oxello" => bin.to_string(),
+            "\"oxello" => format!("\"{bin}"),
+            _ => word.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[test]

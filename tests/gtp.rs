@@ -354,16 +354,26 @@ fn quit_answers_and_exits() {
 }
 
 #[test]
-fn eof_in_the_middle_of_a_genmove_exits_at_once() {
-    let mut gtp = Gtp::start();
-    gtp.ok("time_settings 3600 0 0");
-    gtp.ok("oxello-move_time 600");
+fn end_of_input_in_the_middle_of_a_genmove_lets_it_think_and_answer() {
+    let mut gtp = Gtp::start_with(&["--move-time", "1"]);
     gtp.send("genmove black");
+    let asked = Instant::now();
     std::thread::sleep(Duration::from_millis(300));
-    let closed = Instant::now();
     gtp.close_stdin();
-    assert_eq!(gtp.wait_exit(Duration::from_secs(30)), Some(0));
-    eprintln!("exited {:?} after EOF", closed.elapsed());
+    let response = gtp.response();
+    let thought = asked.elapsed();
+    assert!(response.ok, "{}", response.text);
+    let reply = response.text;
+    assert!(
+        ["D3", "C4", "F5", "E6"].contains(&reply.as_str()),
+        "{reply}"
+    );
+    // The whole second of --move-time (less a little: the soft deadline is 80% of it).
+    assert!(
+        thought >= Duration::from_millis(800),
+        "answered after {thought:?}"
+    );
+    assert_eq!(gtp.wait_exit(Duration::from_secs(10)), Some(0));
 }
 
 #[test]
@@ -428,4 +438,20 @@ fn oxello_threads_sets_the_threads_of_later_searches() {
     // An exact solve on two threads: FFO #1 (14 empties), value +18, best move G8.
     gtp.ok("setboard --XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X");
     assert_eq!(gtp.ok("solve"), "G8 +18");
+}
+
+#[test]
+fn a_start_up_move_time_that_is_not_seconds_is_refused() {
+    for bad in ["-1", "nan", "inf", "86401", "soon"] {
+        let out = common::engine_command(&["--move-time", bad], None)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "--move-time {bad}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("expected seconds from 0 to 86400"),
+            "{bad}: {stderr}"
+        );
+    }
 }

@@ -1,6 +1,7 @@
 //! The GTP dispatcher: answers commands strictly in order on the game-control layer
 //! ([`Play`]), which runs searches on the engine thread and, while one runs, keeps reading
-//! input so that `stop`, `quit` and EOF act at once.
+//! input so that `stop` (and a closed output) act at once; everything else, `quit` and the
+//! end of input included, waits its turn.
 
 use super::parse::{find, parse_request, preprocess, Command, CommandError, Request, COMMANDS};
 use crate::board::Color;
@@ -43,13 +44,12 @@ impl<W: Write> Session<W> {
     pub fn run(&mut self) {
         loop {
             let (line, overlong) = match self.play.inbox.next_line() {
-                Input::Eof => return,
+                Input::Eof | Input::Closed => return,
                 Input::Line(line, overlong) => (line, overlong),
             };
             let Some(text) = preprocess(&line) else {
                 continue;
             };
-            log::debug!("<- {text}");
             let mut request = parse_request(&text);
             if overlong {
                 request.command = Err(CommandError::Syntax(format!(
@@ -76,7 +76,6 @@ impl<W: Write> Session<W> {
             Ok(s) => format!("={id} {s}\n\n"),
             Err(e) => format!("?{id} {e}\n\n"),
         };
-        log::debug!("-> {}", text.trim_end());
         self.write_raw(&text);
     }
 
@@ -259,12 +258,12 @@ impl<W: Write> Session<W> {
     }
 }
 
-/// Input that ends a running search: EOF, `stop` and `quit`.
+/// Input that ends a running search: `stop`.
 fn interrupts(input: &Input) -> bool {
     match input {
-        Input::Eof => true,
+        Input::Eof | Input::Closed => false,
         Input::Line(line, _) => preprocess(line)
             .map(|t| parse_request(&t).command)
-            .is_some_and(|c| matches!(c, Ok(Command::Stop) | Ok(Command::Quit))),
+            .is_some_and(|c| c == Ok(Command::Stop)),
     }
 }

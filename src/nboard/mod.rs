@@ -2,9 +2,9 @@
 //! game-control layer ([`Play`]). Replies carry no framing; a line the engine cannot take is
 //! answered with a `status` line that says why, and changes nothing.
 //!
-//! Every request that searches (`go`, `hint`, `analyze`) is stopped by the next `ping`, `quit`
-//! or end of input; its answer is then dropped, so that nothing older than a `pong` follows
-//! it.
+//! Every request that searches (`go`, `hint`, `analyze`) is stopped by the next `ping` (or a
+//! closed output); its answer is then dropped, so that nothing older than a `pong` follows
+//! it. Everything else, `quit` and the end of input included, waits its turn.
 
 pub mod parse;
 
@@ -24,9 +24,7 @@ const DEFAULT_DEPTH: u32 = 12;
 /// Runs an NBoard session on `out` until `quit` or EOF, `first` being the first line read.
 pub fn run(first: Input, input: Receiver<Input>, out: impl Write, options: &Options) {
     // NBoard shows whatever reaches stderr as an engine error: logging only when asked for.
-    if std::env::var_os("RUST_LOG").is_none() {
-        log::set_max_level(log::LevelFilter::Off);
-    }
+    crate::io::mute_stderr_unless_asked();
     let mut session = Session::new(input, out, options);
     session.play.inbox.push_front(first);
     session.run();
@@ -37,13 +35,11 @@ pub struct Session<W: Write> {
     out: Output<W>,
 }
 
-/// Input that ends a running search: EOF, `ping` and `quit`.
+/// Input that ends a running search: `ping`.
 fn interrupts(input: &Input) -> bool {
     match input {
-        Input::Eof => true,
-        Input::Line(line, _) => {
-            matches!(line.split_whitespace().next(), Some("ping") | Some("quit"))
-        }
+        Input::Eof | Input::Closed => false,
+        Input::Line(line, _) => line.split_whitespace().next() == Some("ping"),
     }
 }
 
@@ -71,13 +67,12 @@ impl<W: Write> Session<W> {
     pub fn run(&mut self) {
         loop {
             let (line, overlong) = match self.play.inbox.next_line() {
-                Input::Eof => return,
+                Input::Eof | Input::Closed => return,
                 Input::Line(line, overlong) => (line, overlong),
             };
             if line.trim().is_empty() {
                 continue;
             }
-            log::debug!("<- {line}");
             let command = if overlong {
                 Err(format!("line longer than {MAX_LINE} bytes ignored"))
             } else {
@@ -92,7 +87,6 @@ impl<W: Write> Session<W> {
     }
 
     fn send(&mut self, line: &str) {
-        log::debug!("-> {line}");
         if !self.out.write(&format!("{line}\n")) {
             self.play.output_failed();
         }

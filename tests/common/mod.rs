@@ -1,6 +1,8 @@
 //! Drives the built `oxello` binary over stdin/stdout, as a GTP controller would.
 #![allow(dead_code)]
 
+pub mod oracle;
+
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -20,25 +22,39 @@ pub struct Gtp {
     lines: Receiver<String>,
 }
 
-/// The engine as a bare child process with piped stdin and stdout (stderr dropped), for
-/// tests that handle the pipes themselves.
-pub fn spawn_engine(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_oxello"))
+/// The engine's command with piped stdin and stdout, logging at `rust_log` (`RUST_LOG`
+/// unset for `None`).
+pub fn engine_command(args: &[&str], rust_log: Option<&str>) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_oxello"));
+    command
         .args(args)
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+        .stdout(Stdio::piped());
+    match rust_log {
+        Some(level) => command.env("RUST_LOG", level),
+        None => command.env_remove("RUST_LOG"),
+    };
+    command
+}
+
+/// The engine as a bare child process with piped stdin and stdout, for tests that handle
+/// the pipes themselves. It logs at info level to a dropped stderr: stdout must stay
+/// protocol only.
+pub fn spawn_engine(args: &[&str]) -> Child {
+    engine_command(args, Some("info"))
         .stderr(Stdio::null())
         .spawn()
         .expect("start oxello")
 }
 
 /// The engine as a child process whose stdout lines arrive on a channel (read by a thread),
-/// with its stdin to write to and stderr as given.
-pub fn spawn_with_lines(args: &[&str], stderr: Stdio) -> (Child, ChildStdin, Receiver<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oxello"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+/// with its stdin to write to, stderr as given, and logging at `rust_log`.
+pub fn spawn_with_lines(
+    args: &[&str],
+    stderr: Stdio,
+    rust_log: Option<&str>,
+) -> (Child, ChildStdin, Receiver<String>) {
+    let mut child = engine_command(args, rust_log)
         .stderr(stderr)
         .spawn()
         .expect("start oxello");
@@ -63,8 +79,9 @@ impl Gtp {
         Gtp::start_with(&[])
     }
 
+    /// A GTP session logging at info level to a dropped stderr: stdout must stay protocol.
     pub fn start_with(args: &[&str]) -> Gtp {
-        let (child, stdin, lines) = spawn_with_lines(args, Stdio::null());
+        let (child, stdin, lines) = spawn_with_lines(args, Stdio::null(), Some("info"));
         Gtp {
             child,
             stdin: Some(stdin),
