@@ -54,11 +54,19 @@ pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
     return unsafe { flips_avx2(p, o, sq) };
 }
 
-/// The rays of `sq` as two registers, each ray in its lane of [`super::RAYS`]: towards
-/// higher bits (E, S, SE, SW) and towards lower bits (W, N, NW, NE).
+/// A move's rays and the two sides' discs as registers: `up` and `down` hold the rays of
+/// [`super::RAYS`] towards higher bits (E, S, SE, SW) and towards lower bits (W, N, NW, NE),
+/// one a lane; `p` and `o` the discs in every lane.
+struct Lines {
+    up: __m256i,
+    down: __m256i,
+    p: __m256i,
+    o: __m256i,
+}
+
 #[target_feature(enable = "avx2")]
 #[inline]
-fn rays(sq: u32) -> (__m256i, __m256i) {
+fn lines(p: u64, o: u64, sq: u32) -> Lines {
     let r = &super::RAYS[sq as usize];
     let lanes = |i: usize| {
         _mm256_set_epi64x(
@@ -68,7 +76,12 @@ fn rays(sq: u32) -> (__m256i, __m256i) {
             r[i] as i64,
         )
     };
-    (lanes(0), lanes(4))
+    Lines {
+        up: lanes(0),
+        down: lanes(4),
+        p: _mm256_set1_epi64x(p as i64),
+        o: _mm256_set1_epi64x(o as i64),
+    }
 }
 
 /// Towards higher bits: adding 1 to (o | !ray) carries through the opponent's run to the
@@ -76,33 +89,33 @@ fn rays(sq: u32) -> (__m256i, __m256i) {
 /// discs, one a lane.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn outflanks_up(pv: __m256i, ov: __m256i, up: __m256i) -> __m256i {
+fn outflanks_up(l: &Lines) -> __m256i {
     let carry = _mm256_add_epi64(
-        _mm256_or_si256(ov, _mm256_xor_si256(up, _mm256_set1_epi64x(-1))),
+        _mm256_or_si256(l.o, _mm256_xor_si256(l.up, _mm256_set1_epi64x(-1))),
         _mm256_set1_epi64x(1),
     );
-    _mm256_and_si256(_mm256_and_si256(carry, pv), up)
+    _mm256_and_si256(_mm256_and_si256(carry, l.p), l.up)
 }
 
 #[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
 #[inline]
 fn flips_avx512(p: u64, o: u64, sq: u32) -> u64 {
-    let (up, down) = rays(sq);
-    let pv = _mm256_set1_epi64x(p as i64);
-    let ov = _mm256_set1_epi64x(o as i64);
-    let outflank_up = outflanks_up(pv, ov, up);
+    let l = lines(p, o, sq);
+    let outflank_up = outflanks_up(&l);
     let found = _mm256_test_epi64_mask(outflank_up, outflank_up);
     let below = _mm256_sub_epi64(outflank_up, _mm256_set1_epi64x(1));
-    let flipped_up = _mm256_maskz_and_epi64(found, below, up);
+    let flipped_up = _mm256_maskz_and_epi64(found, below, l.up);
     // Towards lower bits: the nearest square that is not the opponent's is the highest bit
     // of !o & ray (a shift by 64 for none gives nothing); it outflanks if it is ours.
-    let nearest = _mm256_lzcnt_epi64(_mm256_andnot_si256(ov, down));
-    let outflank_down =
-        _mm256_and_si256(_mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), nearest), pv);
+    let nearest = _mm256_lzcnt_epi64(_mm256_andnot_si256(l.o, l.down));
+    let outflank_down = _mm256_and_si256(
+        _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), nearest),
+        l.p,
+    );
     // -outflank sets the outflank bit and every bit above; shifting once keeps those above.
     let above = _mm256_slli_epi64(_mm256_sub_epi64(_mm256_setzero_si256(), outflank_down), 1);
-    let flipped_down = _mm256_and_si256(above, down);
+    let flipped_down = _mm256_and_si256(above, l.down);
     or_lanes(_mm256_or_si256(flipped_up, flipped_down))
 }
 
@@ -115,28 +128,26 @@ fn flips_avx512(p: u64, o: u64, sq: u32) -> u64 {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn flips_avx2(p: u64, o: u64, sq: u32) -> u64 {
-    let (up, down) = rays(sq);
-    let pv = _mm256_set1_epi64x(p as i64);
-    let ov = _mm256_set1_epi64x(o as i64);
+    let l = lines(p, o, sq);
     let zero = _mm256_setzero_si256();
-    let outflank_up = outflanks_up(pv, ov, up);
-    let below = _mm256_and_si256(_mm256_sub_epi64(outflank_up, _mm256_set1_epi64x(1)), up);
+    let outflank_up = outflanks_up(&l);
+    let below = _mm256_and_si256(_mm256_sub_epi64(outflank_up, _mm256_set1_epi64x(1)), l.up);
     let flipped_up = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank_up, zero), below);
     // Towards lower bits, a lane's ray steps by 1, 8, 9 or 7 squares. Smearing the squares
     // that are not the opponent's down the ray (by 1, 2, then 4 steps) leaves the ray's
     // squares above the nearest of them: the opponent's run next to `sq`.
     let step = _mm256_set_epi64x(7, 9, 8, 1);
-    let mut smear = _mm256_andnot_si256(ov, down);
+    let mut smear = _mm256_andnot_si256(l.o, l.down);
     let mut shift = step;
     for _ in 0..3 {
         smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, shift));
         shift = _mm256_add_epi64(shift, shift);
     }
-    let run = _mm256_andnot_si256(smear, down);
+    let run = _mm256_andnot_si256(smear, l.down);
     // The square one step beyond the run outflanks it if it is ours (and on the ray: a run
     // to the board's edge has none).
-    let beyond = _mm256_and_si256(_mm256_srlv_epi64(run, step), down);
-    let outflank_down = _mm256_and_si256(beyond, pv);
+    let beyond = _mm256_and_si256(_mm256_srlv_epi64(run, step), l.down);
+    let outflank_down = _mm256_and_si256(beyond, l.p);
     let flipped_down = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank_down, zero), run);
     or_lanes(_mm256_or_si256(flipped_up, flipped_down))
 }
