@@ -318,7 +318,7 @@ fn perft_from_the_current_position() {
 #[test]
 fn analyze_streams_lines_and_ends_with_a_normal_response() {
     let mut gtp = Gtp::start();
-    gtp.send("3 analyze 2 0.5");
+    gtp.send("3 analyze 2 3");
     let r = gtp.response();
     assert!(r.ok);
     assert_eq!(r.id.as_deref(), Some("3"));

@@ -9,7 +9,7 @@ use oxello::notation::{parse_obf, parse_position, ObfEntry};
 use oxello::perft::{perft_parallel, PerftMode};
 use oxello::report::{best_line, info_lines, vertex_name};
 use oxello::search::{search, Limits};
-use oxello::timeman::{solvable_empties, MAX_SECONDS};
+use oxello::timeman::{solvable_empties, DEFAULT_ANALYSIS_SECONDS, MAX_SECONDS};
 use oxello::tt::TranspositionTable;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -41,8 +41,6 @@ pub mod training;
 
 /// Perft depths beyond this run for minutes to hours: they need `--force`.
 const PERFT_UNFORCED: u32 = 14;
-/// Thinking time of `oxello analyze` when neither `--depth` nor `--time` is given.
-const DEFAULT_ANALYZE_SECONDS: f64 = 10.0;
 
 pub fn run_perft(args: &PerftArgs) -> ExitCode {
     let depth = args.depth;
@@ -185,7 +183,7 @@ pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
         Some(t) => Some(t.min(MAX_SECONDS)),
-        None => depth.is_none().then_some(DEFAULT_ANALYZE_SECONDS),
+        None => depth.is_none().then_some(DEFAULT_ANALYSIS_SECONDS),
     }
     .map(Duration::from_secs_f64);
     let limits = Limits {
