@@ -2,8 +2,8 @@
 //! (bench, match runner, training, the batch jobs) are modules of the `oxello` binary
 //! (`src/tools/`), built on this library and never used by it.
 //!
-//! The engine's layers depend one way: `board` (with `notation`, `symmetry`, `game`, `perft`)
-//! <- `eval`, `stability` <- `search` (with `tt`) <- `engine` <- `play` (with `timeman`,
+//! The engine's layers depend one way: `board` (with `notation`, `symmetry`, `game`, `ggf`,
+//! `perft`) <- `eval`, `stability` <- `search` (with `tt`) <- `engine` <- `play` (with `timeman`,
 //! `report`) <- `gtp`, `nboard` (the front ends, which the binary chooses from the first
 //! line of input); `io`, the line reader and writer, is a leaf that everything may use.
 
@@ -12,6 +12,7 @@ pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod ggf;
 pub mod gtp;
 pub mod io;
 pub mod nboard;

@@ -53,7 +53,7 @@ pub fn square_name(sq: u32) -> String {
 }
 
 /// Parses a transcript such as `f5d6c3`: two characters per move, passes omitted.
-/// Moves are only checked for form here; [`crate::game::Game::replay`] checks legality.
+/// Moves are only checked for form here; `Game::replay` checks legality.
 pub fn parse_transcript(s: &str) -> Result<Vec<u32>, ParseError> {
     let s = s.trim();
     if !s.is_ascii() {

@@ -8,7 +8,7 @@ use super::jobs::{Jobs, Options, Progress};
 use super::store::{Book, Key};
 use crate::board::{Board, Position};
 use crate::game::Game;
-use crate::nboard::parse::parse_ggf;
+use crate::ggf::parse_ggf;
 use crate::notation::parse_transcript;
 use std::collections::BTreeSet;
 use std::time::Duration;

@@ -114,7 +114,7 @@ impl<W: Write> Session<W> {
             Command::Move(mv) => {
                 let mut game = self.play.game().clone();
                 let side = game.position().side;
-                match parse::apply(&mut game, side, mv) {
+                match crate::ggf::apply(&mut game, side, mv) {
                     Ok(()) => self.play.set_game(game),
                     Err(e) => self.status(&format!("move ignored: {e}")),
                 }
