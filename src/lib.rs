@@ -4,7 +4,7 @@
 //!
 //! The engine's layers depend one way: `board` (with `notation`, `symmetry`, `game`, `perft`)
 //! <- `eval`, `stability` <- `search` (with `tt`) <- `engine` <- `play` (with `timeman`,
-//! `report`) <- `gtp`, `nboard` (the front ends, which the binary chooses from the first
+//! `report`, `opening`) <- `gtp`, `nboard` (the front ends, which the binary chooses from the first
 //! line of input); `io`, the line reader and writer, is a leaf that everything may use.
 
 pub mod board;
@@ -16,6 +16,7 @@ pub mod gtp;
 pub mod io;
 pub mod nboard;
 pub mod notation;
+pub mod opening;
 pub mod perft;
 pub mod play;
 pub mod report;
