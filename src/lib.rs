@@ -4,8 +4,8 @@
 //!
 //! The engine's layers depend one way: `board` (with `notation`, `symmetry`, `game`, `ggf`,
 //! `perft`) <- `eval`, `stability` <- `search` (with `tt`) <- `engine` <- `play` (with `timeman`,
-//! `report`) <- `gtp`, `nboard` (the front ends, which the binary chooses from the first
-//! line of input); `io`, the line reader and writer, is a leaf that everything may use.
+//! `report`, `book`, `opening`) <- `gtp`, `nboard` (the front ends, which the binary chooses
+//! from the first line of input); `io`, the line reader and writer, is a leaf that everything may use.
 
 pub mod board;
 pub mod book;
@@ -17,6 +17,7 @@ pub mod gtp;
 pub mod io;
 pub mod nboard;
 pub mod notation;
+pub mod opening;
 pub mod perft;
 pub mod play;
 pub mod report;

@@ -34,6 +34,16 @@ struct Cli {
     /// GTP engine: threads per search, 1-256 (default: every core; as `oxello-threads`).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: Option<u64>,
+    /// GTP engine: play from this opening book (default: the shipped one); NBoard's `learn`
+    /// adds games to it.
+    #[arg(long, conflicts_with = "no_book")]
+    book: Option<std::path::PathBuf>,
+    /// GTP engine: play without the opening book (as `oxello-book off`).
+    #[arg(long)]
+    no_book: bool,
+    /// GTP engine: choose among the book moves within this many discs of the best (0-64).
+    #[arg(long, default_value_t = 0.0)]
+    book_randomness: f64,
     /// Evaluation weights file to use instead of the built-in one (see `oxello train`).
     #[arg(long, global = true)]
     eval_file: Option<std::path::PathBuf>,
@@ -70,11 +80,21 @@ fn main() -> ExitCode {
 /// The engine on stdin/stdout: NBoard's protocol when asked for or when the first line is
 /// `nboard <version>`, GTP otherwise, until the input ends.
 fn serve(cli: &Cli, nboard: bool) -> ExitCode {
+    let book =
+        oxello::opening::Config::load(cli.book.as_deref(), !cli.no_book, cli.book_randomness);
+    let book = match book {
+        Ok(book) => book,
+        Err(e) => {
+            eprintln!("oxello: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let options = Options {
         hash_mib: hash_mib(cli.hash),
         depth: cli.depth.filter(|&d| d > 0),
         move_time: cli.move_time.filter(|&t| t > 0.0),
         threads: threads_or_cores(cli.threads),
+        book,
     };
     let input = oxello::io::spawn_readers();
     let first = input.recv().unwrap_or(oxello::io::Input::Eof);

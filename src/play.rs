@@ -4,9 +4,11 @@
 //! they hold no game state of their own.
 
 use crate::board::{Board, Color, Squares};
+use crate::book::{BookMove, Depth};
 use crate::engine::{Engine, Event};
 use crate::game::{Game, GameError};
 use crate::io::{Inbox, Input};
+use crate::opening::{self, Opening};
 use crate::report::{format_score, iteration_line, vertex_name};
 use crate::search::{Limits, Report};
 use crate::timeman::{solvable_empties, Clock, Remaining, DEFAULT_ANALYSIS_SECONDS, MAX_SECONDS};
@@ -26,6 +28,8 @@ pub struct Options {
     pub move_time: Option<f64>,
     /// Threads of every search.
     pub threads: usize,
+    /// The opening book.
+    pub book: opening::Config,
 }
 
 /// The move a side should play, and the search that chose it (none when the move was forced).
@@ -34,6 +38,8 @@ pub struct Choice {
     /// `None`: the side has to pass (or the game is over).
     pub square: Option<u32>,
     pub report: Option<Report>,
+    /// The book move played instead of a search.
+    pub book: Option<BookMove>,
 }
 
 /// One engine session: the game, its settings and the search thread.
@@ -55,6 +61,9 @@ pub struct Play {
     /// search since), kept back from clocks.
     lag: Duration,
     threads: usize,
+    pub opening: Opening,
+    /// The empties and depth of the last search that chose a move (the book's clock rule).
+    last_search: Option<(u32, Depth)>,
 }
 
 fn index(c: Color) -> usize {
@@ -79,6 +88,8 @@ impl Play {
             move_time: options.move_time,
             lag: Duration::ZERO,
             threads: options.threads,
+            opening: Opening::new(options.book.clone()),
+            last_search: None,
         }
     }
 
@@ -203,6 +214,7 @@ impl Play {
             return Ok(Choice {
                 square: None,
                 report: None,
+                book: None,
             });
         };
         let moves = board.moves();
@@ -210,6 +222,14 @@ impl Play {
             return Ok(Choice {
                 square: Squares(moves).next(),
                 report: None,
+                book: None,
+            });
+        }
+        if let Some(book) = self.book_move(&board) {
+            return Ok(Choice {
+                square: Some(book.square),
+                report: None,
+                book: Some(book),
             });
         }
         let limits = self.move_limits(color, board.empty_count());
@@ -220,9 +240,14 @@ impl Play {
                 self.left[i] = Some(self.clock.after_move(left, report.elapsed.as_secs_f64()));
             }
         }
+        self.last_search = Some((
+            board.empty_count(),
+            opening::searched_depth(report.depth, report.exact || report.wld),
+        ));
         Ok(Choice {
             square: report.best_move().or_else(|| Squares(moves).next()),
             report: Some(report),
+            book: None,
         })
     }
 
@@ -242,6 +267,19 @@ impl Play {
             color.name(),
             vertex_name(choice.square)
         );
+    }
+
+    /// The book move to play on `board` instead of searching, if any (see [`opening`]).
+    fn book_move(&mut self, board: &Board) -> Option<BookMove> {
+        let need = opening::need(self.fixed_depth, self.last_search, board.empty_count());
+        let book = self.opening.pick(board, need)?;
+        log::info!(
+            "book move {} (value {}, depth {})",
+            vertex_name(Some(book.square)),
+            format_score(book.value, false),
+            book.depth
+        );
+        Some(book)
     }
 
     fn move_limits(&self, color: Color, empties: u32) -> Limits {

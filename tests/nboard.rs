@@ -162,9 +162,12 @@ fn the_recorded_gui_traffic_gets_the_expected_answers() {
     e.send("hint 4");
     e.send(&start.replace("PB[]PW[]", "PB[FakeEngine]PW[FakeEngine]"));
     let before_pong = e.ping(2);
-    // Whatever the hint streamed first is search lines, each opening with a legal move.
+    // Whatever the hint streamed first is book or search lines, each opening with a legal move.
     for line in &before_pong[..before_pong.len() - 1] {
-        let pv = line.strip_prefix("search ").expect("only search lines");
+        let pv = line
+            .strip_prefix("search ")
+            .or_else(|| line.strip_prefix("book "));
+        let pv = pv.expect("only book and search lines");
         let first = square(&pv[..2]).unwrap();
         assert_ne!(Pos::start().moves() & 1 << first, 0, "{line}");
     }

@@ -202,6 +202,16 @@ impl<W: Write> Session<W> {
                 self.play.set_threads(n);
                 Ok(String::new())
             }
+            Book(on) => {
+                self.play.opening.set_enabled(on);
+                Ok(String::new())
+            }
+            BookRandomness(discs) => self
+                .play
+                .opening
+                .set_randomness(discs)
+                .map(|_| String::new())
+                .map_err(|e| e.to_string()),
         })
     }
 
@@ -250,6 +260,9 @@ impl<W: Write> Session<W> {
 
     fn analyze(&mut self, id: &Option<String>, lines: usize, seconds: Option<f64>) {
         self.write_raw(&format!("={}\n", id.as_deref().unwrap_or("")));
+        let board = self.play.game().position().board;
+        let book = self.play.opening.moves(&board);
+        self.write_raw(&crate::opening::info_lines(&book[..book.len().min(lines)]));
         let out = &mut self.out;
         let report = self
             .play

@@ -55,6 +55,8 @@ pub enum Command {
     MoveTime(f64),
     Hash(usize),
     Threads(usize),
+    Book(bool),
+    BookRandomness(f64),
 }
 
 /// Why a line is not a command.
@@ -311,6 +313,12 @@ pub const COMMANDS: &[Spec] = &[
             _ => syntax("expected a thread count 1..256"),
         }
     }),
+    spec("oxello-book", "<on/off>", (1, 1), |a| match a[0] {
+        "on" => Ok(Command::Book(true)),
+        "off" => Ok(Command::Book(false)),
+        other => syntax(format!("expected on or off, got '{}'", shorten(other))),
+    }),
+    spec("oxello-book-randomness", "<discs>", (1, 1), book_randomness),
 ];
 
 /// The command called `name`, if there is one.
@@ -364,6 +372,17 @@ fn analyze(a: &[&str]) -> Result<Command, CommandError> {
         lines: lines as usize,
         seconds,
     })
+}
+
+fn book_randomness(a: &[&str]) -> Result<Command, CommandError> {
+    let discs = whole(a[0], "discs", seconds)?;
+    if discs > crate::opening::MAX_RANDOMNESS {
+        return syntax(format!(
+            "expected at most {} discs",
+            crate::opening::MAX_RANDOMNESS
+        ));
+    }
+    Ok(Command::BookRandomness(discs))
 }
 
 fn move_time(a: &[&str]) -> Result<Command, CommandError> {

@@ -9,6 +9,7 @@
 pub mod parse;
 
 use crate::board::Squares;
+use crate::book::Depth;
 use crate::eval::DISC;
 use crate::io::{Input, Output, MAX_LINE};
 use crate::notation::square_name;
@@ -122,7 +123,7 @@ impl<W: Write> Session<W> {
             Command::Ping(n) => self.send(&format!("pong {n}")),
             Command::Go => self.go(),
             Command::Hint(n) => self.hint(n),
-            Command::Learn => self.status("no opening book yet: nothing learned"),
+            Command::Learn => self.learn(),
             Command::Analyze => self.analyze(),
             Command::Quit => {}
         }
@@ -161,6 +162,9 @@ impl<W: Write> Session<W> {
         match choice {
             Ok(choice) => {
                 let mut reply = format!("=== {}", move_name(choice.square));
+                if let Some(book) = &choice.book {
+                    reply += &format!("/{}/0.0", discs(book.value));
+                }
                 if let Some(r) = &choice.report {
                     self.send(&format!(
                         "nodestats {} {:.2}",
@@ -183,6 +187,7 @@ impl<W: Write> Session<W> {
             return;
         }
         let lines = n.min(Squares(position.moves_of(position.side)).count());
+        self.book_hints(&position.board, lines);
         let depth = self.play.fixed_depth();
         let out = &mut self.out;
         self.play.analyze(lines, depth, None, |r| {
@@ -196,6 +201,35 @@ impl<W: Write> Session<W> {
                 .collect();
             out.write(&text)
         });
+    }
+
+    /// `book <move> <eval> 0 <depth>` for the best `n` book moves of `board`.
+    fn book_hints(&mut self, board: &crate::board::Board, n: usize) {
+        for m in self.play.opening.moves(board).into_iter().take(n) {
+            let depth = match m.depth {
+                Depth::Plies(d) => d.to_string(),
+                Depth::Exact => "100%".into(),
+            };
+            let line = format!(
+                "book {} {} 0 {depth}",
+                move_name(Some(m.square)),
+                discs(m.value)
+            );
+            self.send(&line);
+        }
+    }
+
+    /// `learn`: the game into the book file the user named, then a `status` line.
+    fn learn(&mut self) {
+        let game = self.play.game().clone();
+        let text = match self.play.opening.learn(&game) {
+            Ok((added, path)) => format!(
+                "learned the game: {added} new positions in {}",
+                path.display()
+            ),
+            Err(e) => e.to_string(),
+        };
+        self.status(&text);
     }
 
     /// `analysis <moveNumber> <eval>` for every position of the game, from the last back to

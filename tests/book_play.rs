@@ -1,0 +1,340 @@
+//! The opening book in play, through the binary: book moves in `genmove` (fast, within the
+//! randomness, and only when deep enough for the clock or depth), `--no-book` and
+//! `oxello-book off`, start-up errors, `analyze`'s and `hint`'s book lines, and NBoard's
+//! `learn` into a named book, each checked against the book read by the library.
+
+mod common;
+use common::{Gtp, PATIENCE};
+use oxello::board::{Board, Position};
+use oxello::book::{Book, BookMove, Depth, Key};
+use oxello::notation::{parse_square, parse_transcript, square_name};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Ten times the 5 ms a book move is meant to take.
+const BOOK_MOVE_BOUND: Duration = Duration::from_millis(50);
+
+fn shipped() -> Book {
+    Book::embedded().unwrap()
+}
+
+fn board_after(transcript: &str) -> Board {
+    let mut board = Position::start().board;
+    for sq in parse_transcript(transcript).unwrap() {
+        board = board.play(sq).unwrap();
+    }
+    board
+}
+
+fn upper(sq: u32) -> String {
+    square_name(sq).to_uppercase()
+}
+
+/// The engine's replies and its log (at `info`) for a GTP script, sent a line at a time,
+/// each after the previous reply, so that no search is cut short by the end of input.
+fn run_logged(args: &[&str], script: &str) -> (String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oxello"))
+        .args(args)
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut replies = String::new();
+    for line in script.lines() {
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+        // A reply ends with an empty line.
+        let mut text = String::new();
+        while stdout.read_line(&mut text).unwrap() > 0 && !text.ends_with("\n\n") {}
+        replies += &text;
+    }
+    drop(stdin);
+    let mut log = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    child.wait().unwrap();
+    (replies, log)
+}
+
+fn book_moves_logged(stderr: &str) -> usize {
+    stderr.matches("book move ").count() - stderr.matches("searching").count()
+}
+
+#[test]
+fn genmove_plays_the_best_book_move_fast() {
+    let book = shipped();
+    let mut gtp = Gtp::start_with(&["--threads", "1"]);
+    let mut moves = String::new();
+    let mut board = Position::start().board;
+    for color in ["b", "w", "b", "w", "b", "w"] {
+        let book_moves = book.moves(&board);
+        let started = Instant::now();
+        let reply = gtp.ok(&format!("genmove {color}"));
+        let took = started.elapsed();
+        // Randomness 0 chooses among the moves of the best value only.
+        let sq = parse_square(&reply.to_lowercase()).unwrap();
+        let played = book_moves.iter().find(|m| m.square == sq);
+        assert_eq!(
+            played.map(|m| m.value),
+            Some(book_moves[0].value),
+            "after '{moves}'"
+        );
+        assert!(took < BOOK_MOVE_BOUND, "book move took {took:?}");
+        board = board.play(sq).unwrap();
+        moves += &square_name(sq);
+    }
+}
+
+#[test]
+fn randomness_varies_within_its_discs() {
+    let board = board_after("f5");
+    let book_moves = shipped().moves(&board);
+    let best = book_moves[0].value;
+    let mut gtp = Gtp::start_with(&["--book-randomness", "2"]);
+    gtp.ok("play b f5");
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..60 {
+        let reply = gtp.ok("genmove w");
+        gtp.ok("undo");
+        let sq = parse_square(&reply.to_lowercase()).unwrap();
+        let m = book_moves
+            .iter()
+            .find(|m| m.square == sq)
+            .expect("a book move");
+        assert!(m.value >= best - 200, "{reply} is more than 2 discs worse");
+        seen.insert(sq);
+    }
+    let choices = book_moves.iter().filter(|m| m.value >= best - 200).count();
+    assert_eq!(seen.len(), choices, "60 draws among {choices} moves");
+    // Randomness 0 (set over GTP) plays the best only.
+    gtp.ok("oxello-book-randomness 0");
+    for _ in 0..5 {
+        assert_eq!(gtp.ok("genmove w"), upper(book_moves[0].square));
+        gtp.ok("undo");
+    }
+}
+
+#[test]
+fn no_book_and_book_off_search_instead() {
+    let (out, err) = run_logged(&["--no-book", "--depth", "2"], "genmove b\n");
+    assert!(out.starts_with("= "), "{out}");
+    assert_eq!(book_moves_logged(&err), 0, "{err}");
+    let script = "genmove b\noxello-book off\nclear_board\ngenmove b\noxello-book on\n\
+                  clear_board\ngenmove b\n";
+    let (_, err) = run_logged(&["--depth", "2"], script);
+    assert_eq!(book_moves_logged(&err), 2, "{err}");
+}
+
+#[test]
+fn a_fixed_depth_deeper_than_the_book_searches() {
+    let depth = match shipped().moves(&board_after("f5"))[0].depth {
+        Depth::Plies(d) => u32::from(d),
+        Depth::Exact => panic!("the shipped book is not exact here"),
+    };
+    let script = "play b f5\ngenmove w\n";
+    let (_, err) = run_logged(&["--depth", &depth.to_string()], script);
+    assert_eq!(
+        book_moves_logged(&err),
+        1,
+        "exact depth is deep enough: {err}"
+    );
+    let (_, err) = run_logged(&["--depth", &(depth + 1).to_string()], script);
+    assert_eq!(book_moves_logged(&err), 0, "{err}");
+    assert!(err.contains("searching"), "{err}");
+}
+
+#[test]
+fn after_a_deeper_clock_search_the_game_stays_out_of_the_book() {
+    // Half a second reaches well past the book's 8 plies at the opening.
+    let script = "oxello-move_time 0.5\nplay b f5\noxello-book off\ngenmove w\noxello-book on\n\
+                  genmove b\nclear_board\ngenmove b\n";
+    let (_, err) = run_logged(&["--threads", "1"], script);
+    assert_eq!(err.matches("searching").count(), 1, "{err}");
+    // The new game (more empties than the last search) starts in the book again.
+    assert_eq!(book_moves_logged(&err), 1, "{err}");
+}
+
+#[test]
+fn start_up_errors_are_clear() {
+    for args in [
+        &["--book", "no-such-book.bin"][..],
+        &["--book-randomness", "65"],
+        &["--book", "x.bin", "--no-book"],
+    ] {
+        let mut child = common::spawn_engine(args);
+        drop(child.stdin.take());
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "{args:?} started");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_oxello"))
+        .args(["--book", "no-such-book.bin"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("book no-such-book.bin"));
+}
+
+fn book_line(m: &BookMove, line: usize) -> String {
+    let kind = if m.leaf { "book leaf" } else { "book" };
+    let score = format!("{:+.2}", f64::from(m.value) / 100.0);
+    let pv = upper(m.square);
+    format!(
+        "info {kind} depth {} line {line} score {score} pv {pv}",
+        m.depth
+    )
+}
+
+#[test]
+fn analyze_shows_book_moves_first() {
+    let moves = shipped().moves(&board_after("f5d6"));
+    let mut gtp = Gtp::start_with(&["--threads", "1"]);
+    gtp.ok("play b f5");
+    gtp.ok("play w d6");
+    let reply = gtp.ok("analyze 2 0.1");
+    let lines: Vec<&str> = reply.lines().filter(|l| !l.is_empty()).collect();
+    let expected: Vec<String> = (0..2).map(|i| book_line(&moves[i], i + 1)).collect();
+    assert_eq!(lines[..2], expected[..], "{reply}");
+    assert!(lines[2].starts_with("info depth "), "{reply}");
+    gtp.ok("oxello-book off");
+    let reply = gtp.ok("analyze 2 0.1");
+    assert!(!reply.contains("info book"), "{reply}");
+}
+
+struct NBoard {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: crossbeam_channel::Receiver<String>,
+}
+
+impl NBoard {
+    fn start(args: &[&str]) -> NBoard {
+        let (child, stdin, lines) = common::spawn_with_lines(args, Stdio::null(), None);
+        let mut nboard = NBoard {
+            child,
+            stdin,
+            lines,
+        };
+        nboard.send("nboard 2");
+        nboard.until("set myname");
+        nboard
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first starting with `prefix`.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self.lines.recv_timeout(PATIENCE).expect("an answer");
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    fn set_game(&mut self, transcript: &str) {
+        let mut ggf = String::from("(;GM[Othello]PC[test]TY[8]BO[8 ");
+        ggf += "---------------------------O*------*O--------------------------- *]";
+        let moves = parse_transcript(transcript).unwrap();
+        for (i, sq) in moves.iter().enumerate() {
+            ggf += &format!("{}[{}]", if i % 2 == 0 { "B" } else { "W" }, upper(*sq));
+        }
+        self.send(&format!("set game {ggf};)"));
+    }
+}
+
+impl Drop for NBoard {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn nboard_hint_shows_book_moves() {
+    let moves = shipped().moves(&board_after("f5d6"));
+    let mut nboard = NBoard::start(&["--threads", "1"]);
+    nboard.send("set depth 4");
+    nboard.set_game("f5d6");
+    nboard.send("hint 3");
+    nboard.send("ping 1");
+    let lines = nboard.until("pong 1");
+    let book: Vec<&String> = lines.iter().filter(|l| l.starts_with("book ")).collect();
+    let expected: Vec<String> = moves
+        .iter()
+        .take(3)
+        .map(|m| {
+            let value = format!("{:.2}", f64::from(m.value) / 100.0);
+            format!("book {} {value} 0 {}", upper(m.square), m.depth)
+        })
+        .collect();
+    assert_eq!(book, expected.iter().collect::<Vec<_>>(), "{lines:?}");
+}
+
+/// The positions with a move to make along `transcript`, and the one after it.
+fn positions(transcript: &str) -> Vec<Board> {
+    let mut boards = vec![Position::start().board];
+    for sq in parse_transcript(transcript).unwrap() {
+        let next = boards.last().unwrap().play(sq).unwrap();
+        boards.push(next);
+    }
+    boards
+}
+
+#[test]
+fn nboard_learn_adds_the_game_to_the_named_book() {
+    let dir = std::env::temp_dir().join(format!("oxello-learn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("mine.book");
+    Book::new(shipped().evaluation()).save(&path).unwrap();
+    let game = "f5d6c3d3c4f4f6f3e6e7";
+    let mut nboard = NBoard::start(&["--threads", "1", "--book", path.to_str().unwrap()]);
+    nboard.set_game(game);
+    nboard.send("learn");
+    let status = nboard.until("status").pop().unwrap();
+    let boards = positions(game);
+    assert!(
+        status.starts_with(&format!("status learned the game: {} new", boards.len())),
+        "{status}"
+    );
+    let learnt = Book::open(&path).unwrap();
+    for board in &boards {
+        let entry = learnt.get(&Key::of(board)).expect("every position learnt");
+        assert_eq!(entry.scores.len() as u32, board.moves().count_ones());
+    }
+    // The session plays from what it learnt: the book now knows the start position.
+    nboard.set_game("");
+    nboard.send("hint 1");
+    nboard.send("ping 2");
+    assert!(nboard
+        .until("pong 2")
+        .iter()
+        .any(|l| l.starts_with("book ")));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn nboard_learn_never_writes_the_shipped_book() {
+    let mut nboard = NBoard::start(&["--threads", "1"]);
+    nboard.set_game("f5d6");
+    nboard.send("learn");
+    let status = nboard.until("status").pop().unwrap();
+    assert_eq!(
+        status,
+        "status the game was not learnt: no book file was named (start with --book FILE)"
+    );
+}
