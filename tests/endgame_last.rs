@@ -1,28 +1,17 @@
 //! The specialised last-empties solver against a plain minimax over the rules, on random
 //! positions with 1 to 7 empties, with open and narrow windows (fail-soft bounds must hold).
 
-use oxello::board::{Board, Squares};
+use oxello::board::Board;
 use oxello::search::endgame::last::{last_flip_count, odd_quadrants, solve_shallow};
 use proptest::prelude::*;
 
 mod common;
+use common::oracle::Pos;
 use common::random_walk;
 
-/// The exact final score by plain minimax: every move, passes, the WOF scoring rule.
+/// The exact final score by the tests' own rules and a plain minimax.
 fn minimax(b: &Board) -> i32 {
-    let moves = b.moves();
-    if moves == 0 {
-        let passed = b.pass();
-        return if passed.moves() == 0 {
-            b.final_score()
-        } else {
-            -minimax(&passed)
-        };
-    }
-    Squares(moves)
-        .map(|sq| -minimax(&b.play(sq).unwrap()))
-        .max()
-        .unwrap()
+    Pos::to_move(b.player, b.opponent).minimax()
 }
 
 /// A random position with `empties` empty squares (or fewer, when a game ends before).

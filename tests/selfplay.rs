@@ -9,6 +9,9 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::process::Command;
 
+mod common;
+use common::oracle::Pos;
+
 fn selfplay(out: &Path, args: &[&str]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_oxello"))
         .args(["selfplay", "--out", out.to_str().unwrap()])
@@ -61,22 +64,6 @@ fn records(path: &Path) -> Vec<Record> {
         .collect()
 }
 
-/// Plain minimax to the end: the final disc differential for the side to move.
-fn minimax(b: &Board) -> i32 {
-    let moves = b.moves();
-    if moves == 0 {
-        return if b.opponent_moves() == 0 {
-            b.final_score()
-        } else {
-            -minimax(&b.pass())
-        };
-    }
-    oxello::board::Squares(moves)
-        .map(|sq| -minimax(&b.play(sq).unwrap()))
-        .max()
-        .unwrap()
-}
-
 const SMALL_RUN: [&str; 8] = [
     "--games",
     "6",
@@ -103,7 +90,12 @@ fn exact_labels_are_minimax_values_and_a_run_is_reproducible() {
     assert!(exact.len() >= 6 * 6, "{} exact records", exact.len());
     for r in &exact {
         assert!(r.position.board.empty_count() <= 8);
-        assert_eq!(r.score, minimax(&r.position.board), "{r:?}");
+        let b = &r.position.board;
+        assert_eq!(
+            r.score,
+            Pos::to_move(b.player, b.opponent).minimax(),
+            "{r:?}"
+        );
     }
     // Before the exact region a game's positions carry its exactly finished result: one black
     // score per game, so each game's played labels agree with the first exact one after them.

@@ -21,6 +21,15 @@ impl Pos {
         }
     }
 
+    /// The position with `player` to move against `opponent` (as the engine's boards hold it).
+    pub fn to_move(player: u64, opponent: u64) -> Pos {
+        Pos {
+            black: player,
+            white: opponent,
+            black_to_move: true,
+        }
+    }
+
     /// The discs of the side to move, then of its opponent.
     pub fn mover(&self) -> (u64, u64) {
         if self.black_to_move {
