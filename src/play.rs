@@ -256,12 +256,11 @@ impl Play {
     fn log_move(&self, color: Color, choice: &Choice) {
         let left =
             self.left[index(color)].map_or("untimed".to_string(), |l| format!("{:.3}", l.seconds));
-        let (score, used) = choice
-            .report
-            .as_ref()
-            .map_or(("forced".to_string(), 0.0), |r| {
-                (format_score(r.score, r.exact), r.elapsed.as_secs_f64())
-            });
+        let (score, used) = match (&choice.report, &choice.book) {
+            (Some(r), _) => (format_score(r.score, r.exact), r.elapsed.as_secs_f64()),
+            (None, Some(book)) => (format!("{} (book)", format_score(book.value, false)), 0.0),
+            (None, None) => ("forced".to_string(), 0.0),
+        };
         log::info!(
             "move {} {} score {score} time {used:.3} left {left}",
             color.name(),
