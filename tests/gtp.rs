@@ -355,7 +355,7 @@ fn quit_answers_and_exits() {
 
 #[test]
 fn end_of_input_in_the_middle_of_a_genmove_lets_it_think_and_answer() {
-    let mut gtp = Gtp::start_with(&["--move-time", "1"]);
+    let mut gtp = Gtp::start_with(&["--no-book", "--move-time", "1"]);
     gtp.send("genmove black");
     let asked = Instant::now();
     std::thread::sleep(Duration::from_millis(300));

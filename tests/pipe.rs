@@ -62,7 +62,7 @@ const OPENINGS: [&str; 4] = ["= D3", "= C4", "= F5", "= E6"];
 
 #[test]
 fn a_piped_genmove_thinks_for_its_move_time() {
-    let run = piped(&["--move-time", "1"], "genmove black\n", None);
+    let run = piped(&["--no-book", "--move-time", "1"], "genmove black\n", None);
     assert!(run.status.success());
     assert_eq!(run.lines.len(), 2, "{:?}", run.text());
     assert!(OPENINGS.contains(&run.text()[0]), "{:?}", run.text());
@@ -114,7 +114,11 @@ fn a_piped_solve_of_20_empties_gives_the_exact_value() {
 
 #[test]
 fn genmove_then_quit_answers_the_move_then_quits() {
-    let run = piped(&["--move-time", "1"], "genmove black\nquit\nname\n", None);
+    let run = piped(
+        &["--no-book", "--move-time", "1"],
+        "genmove black\nquit\nname\n",
+        None,
+    );
     assert!(run.status.success());
     let text = run.text();
     assert!(OPENINGS.contains(&text[0]), "{text:?}");
@@ -202,7 +206,7 @@ fn sigterm_and_sigint_end_a_search_and_the_process_at_once() {
 fn the_log_shows_iterations_and_moves_and_stdout_stays_protocol() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("oxello.log");
-    let args = ["--depth", "6", "--threads", "1", "--log-file"];
+    let args = ["--no-book", "--depth", "6", "--threads", "1", "--log-file"];
     let args = [&args[..], &[file.to_str().unwrap()]].concat();
     let run = piped(&args, "play black f5\ngenmove white\n", Some("info"));
     assert!(run.status.success());
