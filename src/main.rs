@@ -66,9 +66,16 @@ fn main() -> ExitCode {
         eprintln!("oxello: {e}");
         return ExitCode::FAILURE;
     }
-    if let Err(e) = oxello::eval::load(cli.eval_file.as_deref()) {
-        eprintln!("oxello: evaluation weights: {e}");
-        return ExitCode::FAILURE;
+    match oxello::eval::load(cli.eval_file.as_deref()) {
+        Err(e) => {
+            eprintln!("oxello: evaluation weights: {e}");
+            return ExitCode::FAILURE;
+        }
+        Ok(id) if !oxello::search::probcut::midgame_model_fits(id) => log::warn!(
+            "the midgame ProbCut model was fitted to other weights: fit it to these with \
+             `cargo run --release --example fit_probcut -- midgame`"
+        ),
+        Ok(_) => {}
     }
     match cli.command.take() {
         Some(Command::Tool(tool)) => tool.run(),

@@ -356,3 +356,52 @@ fn two_threads_stopped_at_random_points_always_give_a_legal_move() {
         }
     }
 }
+
+/// Positions with `empties` empties from the first held-out WTHOR games, at most `count`.
+fn holdout_positions(empties: usize, count: usize) -> Vec<Board> {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/data/wthor_holdout.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let moves = oxello::notation::parse_transcript(l.split_whitespace().nth(2)?).ok()?;
+            let game = Game::replay(oxello::board::Position::start(), moves.get(..60 - empties)?);
+            let board = game.ok()?.position().board;
+            (board.moves() != 0).then_some(board)
+        })
+        .take(count)
+        .collect()
+}
+
+#[test]
+fn multi_probcut_halves_the_nodes_of_a_depth_9_search_and_stays_near_its_score() {
+    let engine = Engine::new(16);
+    let (mut full_nodes, mut cut_nodes, mut drift) = (0, 0, 0);
+    let positions = holdout_positions(30, 24);
+    assert_eq!(positions.len(), 24);
+    for board in &positions {
+        let run = |probcut| {
+            engine.clear();
+            let limits = Limits {
+                depth: Some(9),
+                probcut,
+                ..Limits::default()
+            };
+            engine.search(*board, limits)
+        };
+        let (full, cut) = (run(false), run(true));
+        assert_eq!((full.depth, cut.depth), (9, 9));
+        full_nodes += full.nodes;
+        cut_nodes += cut.nodes;
+        drift += (full.score - cut.score).abs();
+    }
+    assert!(
+        2 * cut_nodes < full_nodes,
+        "{cut_nodes} of {full_nodes} nodes"
+    );
+    let mean_drift = f64::from(drift) / f64::from(DISC) / positions.len() as f64;
+    assert!(mean_drift < 1.5, "mean score drift {mean_drift:.2} discs");
+}

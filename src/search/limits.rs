@@ -41,6 +41,9 @@ pub struct Limits {
     pub exact_empties: Option<u32>,
     /// Threads searching together; 1 is the deterministic search.
     pub threads: usize,
+    /// Midgame iterations cut by Multi-ProbCut (see `search::probcut`); off, they search every
+    /// node to its full depth (as the error model's fit needs).
+    pub probcut: bool,
 }
 
 impl Default for Limits {
@@ -55,6 +58,7 @@ impl Default for Limits {
             lines: 1,
             exact_empties: None,
             threads: 1,
+            probcut: true,
         }
     }
 }

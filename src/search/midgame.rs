@@ -1,17 +1,23 @@
 //! The midgame search: principal-variation and null-window nodes on the evaluation, with the
 //! table (but for nodes one ply from the leaves, which go without). Their moves go through the
-//! shared move loop as [`Midgame`] nodes.
+//! shared move loop as [`Midgame`] nodes. The null-window nodes of a midgame iteration try
+//! Multi-ProbCut first (see `probcut`).
 //!
 //! A midgame search never reaches the end of the game by depth, so it needs no exact solver:
 //! the root starts midgame iterations only shallower than the empties (and solves instead),
 //! the endgame asks for searches a few plies deep, and every move takes one ply and one empty
 //! away (a pass neither). A game that ends early, both sides passing, is scored as it ends.
 
+use super::endgame::levels::MIDGAME_PROBCUT_LEVEL;
 use super::movelist::MoveList;
 use super::node::{NodeKind, Searcher, INFINITY};
+use super::probcut::{midgame_shallow_depth, MIDGAME_MARGIN, MIDGAME_MIN_DEPTH, MIDGAME_MODEL};
 use crate::board::{flips, Board, Squares};
 use crate::eval::{evaluate, Children, DISC};
 use crate::tt::NO_MOVE;
+
+/// A ProbCut bound this far out can never be passed: a wipe-out.
+const MAX_BOUND: i32 = 64 * DISC;
 
 /// The shallowest midgame node whose moves are shared among threads.
 const SPLIT_DEPTH: i32 = 4;
@@ -103,6 +109,11 @@ impl Searcher<'_> {
             }
             hash_move = p.best;
         }
+        if self.level == MIDGAME_PROBCUT_LEVEL && depth >= MIDGAME_MIN_DEPTH as i32 {
+            if let Some(bound) = self.multi_probcut(b, depth, alpha) {
+                return bound;
+            }
+        }
         let node = Midgame { depth, pv: false };
         let window = (alpha, alpha + 1);
         let Some((best, best_sq)) = self.midgame_moves(b, moves, hash_move, window, node) else {
@@ -111,6 +122,25 @@ impl Searcher<'_> {
         self.tt
             .store(b, depth as u8, alpha, alpha + 1, best, best_sq);
         best
+    }
+
+    /// Multi-ProbCut: when a shallow search puts the score beyond the null window by the
+    /// margin, the node is taken to fail there without its full-depth search. The margin is
+    /// [`MIDGAME_MARGIN`] standard deviations of the shallow search's error.
+    fn multi_probcut(&mut self, b: &Board, depth: i32, alpha: i32) -> Option<i32> {
+        let shallow = midgame_shallow_depth(depth as u32);
+        let sigma = MIDGAME_MODEL.sigma(shallow, depth as u32, b.empty_count());
+        let margin = MIDGAME_MARGIN * sigma / 10;
+        let beta = alpha + 1;
+        let high = beta + margin;
+        if high < MAX_BOUND && self.nws(b, shallow as i32, high - 1) >= high {
+            return Some(beta);
+        }
+        let low = alpha - margin;
+        if low > -MAX_BOUND && self.nws(b, shallow as i32, low) <= low {
+            return Some(alpha);
+        }
+        None
     }
 
     /// A node one ply from the leaves: the best evaluation after a move, fail-soft on (alpha,

@@ -38,6 +38,7 @@ mod midgame;
 mod movelist;
 mod node;
 mod parallel;
+pub mod probcut;
 mod root;
 
 pub use limits::{node_limit_slack, Limits, Line, Report, NODE_LIMIT_SLACK};

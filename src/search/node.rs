@@ -92,8 +92,8 @@ pub(crate) struct Searcher<'a> {
     pub(crate) stopped: bool,
     /// The split points this thread is searching below, innermost last.
     chain: Vec<Arc<Split>>,
-    /// Selectivity of the endgame search under way (see `endgame::levels`), which a split
-    /// point hands to the threads that join it.
+    /// Selectivity of the search under way (see `endgame::levels`): an endgame pass's level,
+    /// or the midgame's with Multi-ProbCut; a split point hands it to the threads that join.
     pub(crate) level: u8,
 }
 

@@ -3,7 +3,7 @@
 //! iteration is either a midgame search or an endgame solve: this is the one place where the
 //! search hands over from the midgame to the endgame.
 
-use super::endgame::levels::{endgame_levels, EXACT_LEVEL};
+use super::endgame::levels::{endgame_levels, EXACT_LEVEL, MIDGAME_PROBCUT_LEVEL};
 use super::limits::{Limits, Line, Report};
 use super::node::{Searcher, INFINITY};
 use crate::board::{flips, Board, Squares};
@@ -96,6 +96,11 @@ impl Searcher<'_> {
                 self.root_endgame(board, &mut root, lines, limits.wld, report.score)
             } else {
                 let depth = completed as i32 + 1;
+                self.level = if limits.probcut {
+                    MIDGAME_PROBCUT_LEVEL
+                } else {
+                    EXACT_LEVEL
+                };
                 // The first iterations' scores swing too much to aim a window with.
                 let guess = (depth > 2).then_some(report.score);
                 self.root_aspiration(board, &mut root, lines, guess, |s, b, a, be| {

@@ -7,6 +7,11 @@ const LEVELS: u8 = 4;
 /// The exact level.
 pub(crate) const EXACT_LEVEL: u8 = LEVELS - 1;
 
+/// The level of a midgame iteration that cuts by Multi-ProbCut (see `midgame`). The endgame's
+/// shallow searches run at its own levels, so they never cut that way; a midgame iteration
+/// without ProbCut runs at the exact level.
+pub(crate) const MIDGAME_PROBCUT_LEVEL: u8 = LEVELS;
+
 /// ProbCut margins of the selective levels, in tenths of a standard deviation of the shallow
 /// search's error; the level after the last margin is exact.
 pub(super) const MARGINS: [i32; LEVELS as usize - 1] = [10, 15, 20];

@@ -12,6 +12,7 @@ pub(crate) mod levels;
 
 use super::movelist::MoveList;
 use super::node::{NodeKind, Searcher, INFINITY};
+use super::probcut::{endgame_shallow_depth, endgame_sigma, ENDGAME_BIAS};
 use crate::board::{legal_moves, neighbours, Board, CORNERS};
 use crate::eval::{Children, DISC};
 use crate::tt::NO_MOVE;
@@ -169,16 +170,16 @@ impl Searcher<'_> {
     /// current level, the node is taken to fail there without the exact search.
     fn probcut(&mut self, b: &Board, alpha: i32, beta: i32) -> Option<i32> {
         let empties = b.empty_count();
-        let depth = probcut_depth(empties);
-        let margin = MARGINS[self.level as usize] * probcut_sigma(depth) / 10;
+        let depth = endgame_shallow_depth(empties);
+        let margin = MARGINS[self.level as usize] * endgame_sigma(depth) / 10;
         if beta < 64 {
-            let bound = beta * DISC + margin - PROBCUT_BIAS;
+            let bound = beta * DISC + margin - ENDGAME_BIAS;
             if self.nws(b, depth as i32, bound - 1) >= bound {
                 return Some(beta);
             }
         }
         if alpha > -64 {
-            let bound = alpha * DISC - margin - PROBCUT_BIAS;
+            let bound = alpha * DISC - margin - ENDGAME_BIAS;
             if self.nws(b, depth as i32, bound) <= bound {
                 return Some(alpha);
             }
@@ -233,26 +234,3 @@ fn order_fastest_first(b: &Board, list: &mut MoveList) {
         -16 * weighted_replies(child) - potential + if odd >> sq & 1 == 1 { 4 } else { 0 }
     });
 }
-
-/// The depth of ProbCut's shallow search: even, as the evaluation is biased the same way at
-/// even depths (see `examples/fit_probcut.rs`), and about a quarter of the empties, as in
-/// Edax (6 plies from 22 empties instead of 24 cost FFO #56-#59 2.7% more time).
-fn probcut_depth(empties: u32) -> u32 {
-    if empties >= 24 {
-        6
-    } else if empties >= 16 {
-        4
-    } else {
-        2
-    }
-}
-
-/// The standard deviation of exact score - shallow search score, centi-discs: about 9 discs
-/// less half a disc a ply, whatever the empties, on WTHOR positions of 10 to 22 empties
-/// (measured by `examples/fit_probcut.rs`).
-fn probcut_sigma(depth: u32) -> i32 {
-    900 - 45 * depth as i32
-}
-
-/// How much the exact score lies above an even-depth search's, on average (same source).
-const PROBCUT_BIAS: i32 = 150;
