@@ -264,6 +264,7 @@ mod tests {
                 position: *Game::from_transcript(transcript).unwrap().position(),
                 score,
                 label: Label::Exact,
+                game: 0,
             })
             .collect()
     }
