@@ -1,6 +1,7 @@
-//! `oxello train`, run through the binary on records made by `oxello selfplay`: the weights file
-//! it writes has the documented header and checksum (checked here byte by byte), loads with
-//! `--eval-file`, and fits its data better than all-zero weights, as `oxello accuracy` measures.
+//! `oxello train`, run through the binary on binary records made by `oxello selfplay`: it
+//! reports each phase's train and validation errors, the weights file it writes has the
+//! documented header and checksum (checked here byte by byte), loads with `--eval-file`, and
+//! fits its data better than all-zero weights, as `oxello accuracy` measures.
 
 use oxello::eval::weights::{Weights, PHASES, WEIGHTS_PER_PHASE};
 use std::path::Path;
@@ -58,7 +59,7 @@ fn mean_absolute_error(eval_file: &Path, records: &Path, empties: u32) -> f64 {
 #[test]
 fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("records.txt");
+    let data = dir.path().join("records.bin");
     let out = oxello(&[
         "selfplay",
         "--out",
@@ -96,10 +97,29 @@ fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(report.starts_with("phase  empties"), "{report}");
+    assert!(
+        report.starts_with("phase  empties   train  validation  train MAE  validation MAE\n"),
+        "{report}"
+    );
+    check_phase_errors(&report);
 
     // The header, field by field, and the checksum of the payload.
     let bytes = std::fs::read(&weights).unwrap();
+    let on_three = dir.path().join("three-threads.bin");
+    let out = oxello(&[
+        "train",
+        "--data",
+        path(&data),
+        "--out",
+        path(&on_three),
+        "--threads",
+        "3",
+    ]);
+    assert!(out.status.success());
+    assert!(
+        std::fs::read(&on_three).unwrap() == bytes,
+        "the weights depend on the threads"
+    );
     assert_eq!(&bytes[..8], b"OXEVAL\r\n");
     assert_eq!(
         [u32_at(&bytes, 8), u32_at(&bytes, 12)],
@@ -139,6 +159,27 @@ fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
             trained < untrained / 2.0,
             "{empties} empties: trained {trained} against zero weights {untrained}"
         );
+    }
+}
+
+/// The rows of the phases with data at 8-11 and 12-15 empties (the exact records) hold both
+/// sets and errors in discs, the validation error above the train one.
+fn check_phase_errors(report: &str) {
+    for phase in ["8-11", "12-15"] {
+        let row = report
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(phase))
+            .unwrap_or_else(|| panic!("no row for {phase}: {report}"));
+        let cells: Vec<f64> = row
+            .split_whitespace()
+            .skip(2)
+            .map(|c| c.parse().unwrap())
+            .collect();
+        let [train, validation, train_mae, validation_mae] = cells[..] else {
+            panic!("{row}");
+        };
+        assert!(train > 10.0 * validation && validation > 0.0, "{row}");
+        assert!(train_mae < validation_mae && validation_mae < 64.0, "{row}");
     }
 }
 

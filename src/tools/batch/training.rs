@@ -185,18 +185,18 @@ pub fn run_train(args: &TrainArgs) -> ExitCode {
     let started = Instant::now();
     let loaded = read_record_files(&args.data)
         .and_then(|records| Ok((records, excluded_positions(args.exclude.as_deref())?)));
-    let (records, excluded) = match loaded {
+    let (mut records, excluded) = match loaded {
         Ok(loaded) => loaded,
         Err(e) => {
             eprintln!("oxello train: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let samples = fit::samples(&records, &excluded);
+    let read = records.len();
+    records.retain(|r| !excluded.contains(&r.key()));
     eprintln!(
-        "oxello train: {} records, {} after exclusion, read in {:.1} s",
+        "oxello train: {read} records, {} after exclusion, read in {:.1} s",
         records.len(),
-        samples.len(),
         started.elapsed().as_secs_f64()
     );
     let config = fit::FitConfig {
@@ -206,7 +206,7 @@ pub fn run_train(args: &TrainArgs) -> ExitCode {
         played_weight: args.played_weight,
         threads: threads_or_cores(args.threads),
     };
-    let (values, phases) = fit::fit(&samples, &config);
+    let (values, phases) = fit::fit(&records, &config);
     print_phases(&phases);
     let (size, checksum) = match write_weights(&args.out, &values) {
         Ok(written) => written,
@@ -223,19 +223,22 @@ pub fn run_train(args: &TrainArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The fit of each phase, as a table.
+/// The fit of each phase, as a table (a validation error of `-` where none was held out).
 fn print_phases(phases: &[fit::PhaseFit]) {
     outln!("phase  empties   train  validation  train MAE  validation MAE");
     for p in phases {
         let low = p.phase as u32 * PHASE_WIDTH;
+        let validation_mae = match p.validation {
+            0 => "-".to_string(),
+            _ => format!("{:.2}", p.validation_mae),
+        };
         outln!(
-            "{:5}  {:>7}  {:6}  {:10}  {:9.2}  {:14.2}",
+            "{:5}  {:>7}  {:6}  {:10}  {:9.2}  {validation_mae:>14}",
             p.phase,
             format!("{low}-{}", (low + PHASE_WIDTH - 1).min(60)),
             p.train,
             p.validation,
             p.train_mae,
-            p.validation_mae
         );
     }
 }
