@@ -49,6 +49,15 @@ fn shards_merged_equal_one_run_byte_for_byte() {
         ok(&[&RUN[..], &["--out", path(&shard), "--shard", &spec]].concat());
         shards.push(shard);
     }
+    // A shard run again over its own file finds every position there and leaves it as it was.
+    let first = std::fs::read(&shards[0]).unwrap();
+    let again = oxello(&[&RUN[..], &["--out", path(&shards[0]), "--shard", "0/3"]].concat());
+    let log = String::from_utf8_lossy(&again.stderr);
+    assert!(log.contains(" 0 positions written"), "{log}");
+    assert!(
+        std::fs::read(&shards[0]).unwrap() == first,
+        "a rerun changed the shard"
+    );
     let merged = dir.path().join("merged.bin");
     let report = ok(&[
         "data",
