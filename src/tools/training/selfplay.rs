@@ -148,15 +148,7 @@ pub fn run(
         ..Progress::default()
     };
     for_each_game(config, &indices, |records| {
-        for record in records {
-            if seen.insert(record.key()) {
-                output.write(&record)?;
-                status.written += 1;
-            } else {
-                status.duplicates += 1;
-            }
-        }
-        output.end_game()?;
+        output.add_game(records, &mut seen, &mut status)?;
         status.games_done += 1;
         status.elapsed = started.elapsed();
         progress(&status);
@@ -227,40 +219,48 @@ enum Output {
 impl Output {
     /// Opens `path` and reads the records already in it.
     fn open(path: &Path) -> Result<(Output, Vec<Record>), String> {
-        if is_binary_path(path) {
-            let existing = match path.exists() {
-                true => read_file(path)?,
-                false => Vec::new(),
-            };
-            return Ok((Output::Binary(path.to_path_buf(), Vec::new()), existing));
+        if !is_binary_path(path) {
+            return Output::open_text(path).map_err(|e| format!("{}: {e}", path.display()));
         }
-        let err = |e: String| format!("{}: {e}", path.display());
+        let existing = match path.exists() {
+            true => read_file(path)?,
+            false => Vec::new(),
+        };
+        Ok((Output::Binary(path.to_path_buf(), Vec::new()), existing))
+    }
+
+    /// Opens a text file to append to, with its header if it is new.
+    fn open_text(path: &Path) -> Result<(Output, Vec<Record>), Box<dyn std::error::Error>> {
         let mut file = open_for_append(path)?;
         let mut existing = String::new();
-        file.seek(SeekFrom::Start(0))
-            .and_then(|_| file.read_to_string(&mut existing))
-            .map_err(|e| err(e.to_string()))?;
+        file.seek(SeekFrom::Start(0))?;
+        file.read_to_string(&mut existing)?;
         if existing.is_empty() {
-            writeln!(file, "{HEADER}").map_err(|e| err(e.to_string()))?;
+            writeln!(file, "{HEADER}")?;
         }
-        let records = parse_records(&existing).map_err(|e| err(e.to_string()))?;
-        Ok((Output::Text(file), records))
+        Ok((Output::Text(file), parse_records(&existing)?))
     }
 
-    fn write(&mut self, record: &Record) -> std::io::Result<()> {
+    /// Adds a game's records but those of positions already `seen`, counted in `status`.
+    fn add_game(
+        &mut self,
+        records: Vec<Record>,
+        seen: &mut HashSet<(u64, u64)>,
+        status: &mut Progress,
+    ) -> std::io::Result<()> {
+        let (new, old): (Vec<Record>, Vec<Record>) =
+            records.into_iter().partition(|r| seen.insert(r.key()));
+        status.written += new.len();
+        status.duplicates += old.len();
         match self {
-            Output::Text(file) => writeln!(file, "{record}"),
+            Output::Text(file) => {
+                new.iter().try_for_each(|r| writeln!(file, "{r}"))?;
+                file.flush()
+            }
             Output::Binary(_, records) => {
-                records.push(*record);
+                records.extend(new);
                 Ok(())
             }
-        }
-    }
-
-    fn end_game(&mut self) -> std::io::Result<()> {
-        match self {
-            Output::Text(file) => file.flush(),
-            Output::Binary(..) => Ok(()),
         }
     }
 
@@ -278,19 +278,17 @@ impl Output {
 
 /// Opens `path` for reading and appending, first cutting off a last line that a killed run
 /// left unfinished.
-fn open_for_append(path: &Path) -> Result<std::fs::File, String> {
-    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+fn open_for_append(path: &Path) -> std::io::Result<std::fs::File> {
     let mut file = std::fs::OpenOptions::new()
         .read(true)
         .append(true)
         .create(true)
-        .open(path)
-        .map_err(err)?;
+        .open(path)?;
     let mut text = Vec::new();
-    file.read_to_end(&mut text).map_err(err)?;
+    file.read_to_end(&mut text)?;
     if !text.is_empty() && text.last() != Some(&b'\n') {
         let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        file.set_len(keep as u64).map_err(err)?;
+        file.set_len(keep as u64)?;
     }
     Ok(file)
 }
