@@ -18,6 +18,17 @@ fn path(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// `oxello train --data DATA --out OUT` and `options`.
+fn train(data: &Path, out: &Path, options: &[&str]) -> Output {
+    oxello(
+        &[
+            &["train", "--data", path(data), "--out", path(out)][..],
+            options,
+        ]
+        .concat(),
+    )
+}
+
 /// FNV-1a, 64 bits, as the weights file's header documents it.
 fn fnv1a(bytes: &[u8]) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
@@ -82,15 +93,7 @@ fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
     );
 
     let weights = dir.path().join("trained.bin");
-    let out = oxello(&[
-        "train",
-        "--data",
-        path(&data),
-        "--out",
-        path(&weights),
-        "--threads",
-        "1",
-    ]);
+    let out = train(&data, &weights, &["--threads", "1"]);
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -103,23 +106,17 @@ fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
     );
     check_phase_errors(&report);
 
-    // The header, field by field, and the checksum of the payload.
     let bytes = std::fs::read(&weights).unwrap();
     let on_three = dir.path().join("three-threads.bin");
-    let out = oxello(&[
-        "train",
-        "--data",
-        path(&data),
-        "--out",
-        path(&on_three),
-        "--threads",
-        "3",
-    ]);
-    assert!(out.status.success());
+    assert!(train(&data, &on_three, &["--threads", "3"])
+        .status
+        .success());
     assert!(
         std::fs::read(&on_three).unwrap() == bytes,
         "the weights depend on the threads"
     );
+
+    // The header, field by field, and the checksum of the payload.
     assert_eq!(&bytes[..8], b"OXEVAL\r\n");
     assert_eq!(
         [u32_at(&bytes, 8), u32_at(&bytes, 12)],
@@ -186,15 +183,7 @@ fn check_phase_errors(report: &str) {
 /// Runs `oxello train` on `data` into `out`, which must fail with a message naming `what`
 /// and leave no file.
 fn assert_train_fails(data: &Path, out: &Path, what: &str) {
-    let run = oxello(&[
-        "train",
-        "--data",
-        path(data),
-        "--out",
-        path(out),
-        "--epochs",
-        "1",
-    ]);
+    let run = train(data, out, &["--epochs", "1"]);
     assert!(!run.status.success());
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(
