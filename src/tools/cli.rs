@@ -280,13 +280,20 @@ pub enum DataCommand {
     /// beats played, then the game of lower index), sorted, so that the order of the inputs
     /// does not matter.
     Merge {
+        /// The merged file, written whole (it may be one of the inputs).
         out: PathBuf,
+        /// Record files, binary or text.
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
     /// Write the records of INPUT to OUTPUT, in the same order, in the format OUTPUT's name
     /// asks for (such as a binary file to text, to read it).
-    Convert { input: PathBuf, output: PathBuf },
+    Convert {
+        /// A record file, binary or text.
+        input: PathBuf,
+        /// Where to write, whole.
+        output: PathBuf,
+    },
 }
 
 /// Parses a shard `K/N`, 0 <= K < N.

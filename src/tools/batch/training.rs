@@ -152,10 +152,11 @@ fn merge_files(out: &std::path::Path, inputs: &[std::path::PathBuf]) -> Result<S
     let merged = merge(read_record_files(inputs)?);
     let format = write_records(out, &merged.records)?;
     Ok(format!(
-        "{}: {} positions from {} files, {} duplicates dropped ({format})",
+        "{}: {} positions from {} file{}, {} duplicates dropped ({format})",
         out.display(),
         merged.records.len(),
         inputs.len(),
+        if inputs.len() == 1 { "" } else { "s" },
         merged.duplicates
     ))
 }
