@@ -1,6 +1,7 @@
-//! `oxello train`, run through the binary on records made by `oxello selfplay`: the weights file
-//! it writes has the documented header and checksum (checked here byte by byte), loads with
-//! `--eval-file`, and fits its data better than all-zero weights, as `oxello accuracy` measures.
+//! `oxello train`, run through the binary on binary records made by `oxello selfplay`: it
+//! reports each phase's train and validation errors, the weights file it writes has the
+//! documented header and checksum (checked here byte by byte), loads with `--eval-file`, and
+//! fits its data better than all-zero weights, as `oxello accuracy` measures.
 
 use oxello::eval::weights::{Weights, PHASES, WEIGHTS_PER_PHASE};
 use std::path::Path;
@@ -15,6 +16,17 @@ fn oxello(args: &[&str]) -> Output {
 
 fn path(p: &Path) -> &str {
     p.to_str().unwrap()
+}
+
+/// `oxello train --data DATA --out OUT` and `options`.
+fn train(data: &Path, out: &Path, options: &[&str]) -> Output {
+    oxello(
+        &[
+            &["train", "--data", path(data), "--out", path(out)][..],
+            options,
+        ]
+        .concat(),
+    )
 }
 
 /// FNV-1a, 64 bits, as the weights file's header documents it.
@@ -58,7 +70,7 @@ fn mean_absolute_error(eval_file: &Path, records: &Path, empties: u32) -> f64 {
 #[test]
 fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("records.txt");
+    let data = dir.path().join("records.bin");
     let out = oxello(&[
         "selfplay",
         "--out",
@@ -81,25 +93,30 @@ fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
     );
 
     let weights = dir.path().join("trained.bin");
-    let out = oxello(&[
-        "train",
-        "--data",
-        path(&data),
-        "--out",
-        path(&weights),
-        "--threads",
-        "1",
-    ]);
+    let out = train(&data, &weights, &["--threads", "1"]);
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(report.starts_with("phase  empties"), "{report}");
+    assert!(
+        report.starts_with("phase  empties   train  validation  train MAE  validation MAE\n"),
+        "{report}"
+    );
+    check_phase_errors(&report);
+
+    let bytes = std::fs::read(&weights).unwrap();
+    let on_three = dir.path().join("three-threads.bin");
+    assert!(train(&data, &on_three, &["--threads", "3"])
+        .status
+        .success());
+    assert!(
+        std::fs::read(&on_three).unwrap() == bytes,
+        "the weights depend on the threads"
+    );
 
     // The header, field by field, and the checksum of the payload.
-    let bytes = std::fs::read(&weights).unwrap();
     assert_eq!(&bytes[..8], b"OXEVAL\r\n");
     assert_eq!(
         [u32_at(&bytes, 8), u32_at(&bytes, 12)],
@@ -142,18 +159,31 @@ fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
     }
 }
 
+/// The rows of the phases with data at 8-11 and 12-15 empties (the exact records) hold both
+/// sets and errors in discs, the validation error above the train one.
+fn check_phase_errors(report: &str) {
+    for phase in ["8-11", "12-15"] {
+        let row = report
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(phase))
+            .unwrap_or_else(|| panic!("no row for {phase}: {report}"));
+        let cells: Vec<f64> = row
+            .split_whitespace()
+            .skip(2)
+            .map(|c| c.parse().unwrap())
+            .collect();
+        let [train, validation, train_mae, validation_mae] = cells[..] else {
+            panic!("{row}");
+        };
+        assert!(train > 10.0 * validation && validation > 0.0, "{row}");
+        assert!(train_mae < validation_mae && validation_mae < 64.0, "{row}");
+    }
+}
+
 /// Runs `oxello train` on `data` into `out`, which must fail with a message naming `what`
 /// and leave no file.
 fn assert_train_fails(data: &Path, out: &Path, what: &str) {
-    let run = oxello(&[
-        "train",
-        "--data",
-        path(data),
-        "--out",
-        path(out),
-        "--epochs",
-        "1",
-    ]);
+    let run = train(data, out, &["--epochs", "1"]);
     assert!(!run.status.success());
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(

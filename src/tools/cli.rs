@@ -37,6 +37,8 @@ pub enum Tool {
     /// Generate training data: positions labelled by the exact solver (see
     /// src/tools/training/record.rs).
     Selfplay(SelfplayArgs),
+    /// Training record files: merge them, or convert between binary and text.
+    Data(DataArgs),
     /// The opening book: build, add games, show, info, merge (see `oxello book --help`).
     Book(BookArgs),
 }
@@ -53,6 +55,7 @@ impl Tool {
             Tool::Train(args) => training::run_train(&args),
             Tool::Accuracy(args) => training::run_accuracy(&args),
             Tool::Selfplay(args) => training::run_selfplay(&args),
+            Tool::Data(args) => training::run_data(&args),
             Tool::Book(args) => book::run_book(args),
         }
     }
@@ -170,7 +173,8 @@ pub struct MatchArgs {
 
 #[derive(Args)]
 pub struct TrainArgs {
-    /// Training record files (from `oxello selfplay`); give several to merge them.
+    /// Training record files (from `oxello selfplay`, binary or text); give several to use
+    /// them all.
     #[arg(long = "data", required = true, num_args = 1)]
     pub data: Vec<PathBuf>,
     /// Write the weights here.
@@ -198,7 +202,8 @@ pub struct TrainArgs {
 
 #[derive(Args)]
 pub struct AccuracyArgs {
-    /// A record file (from `oxello selfplay`); its `exact` records at --empties are used.
+    /// A record file (from `oxello selfplay`, binary or text); its `exact` records at
+    /// --empties are used.
     pub file: PathBuf,
     /// Use the positions with this many empties.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=60))]
@@ -210,8 +215,10 @@ pub struct AccuracyArgs {
 
 #[derive(Args)]
 pub struct SelfplayArgs {
-    /// Append the records to this file (created if missing; positions already in it are not
-    /// written again).
+    /// Add the records to this file (created if missing; positions already in it are not
+    /// written again). A name ending in .bin is written in binary, whole, sorted and merged
+    /// as `oxello data merge` does, at the end of the run; any other is text, appended to
+    /// after every game.
     #[arg(long)]
     pub out: PathBuf,
     /// Label the games of this file (one transcript per line, as the WTHOR and Egaroucid
@@ -225,6 +232,11 @@ pub struct SelfplayArgs {
     /// first games).
     #[arg(long, default_value_t = 0)]
     pub start: usize,
+    /// Play only shard K of N (0-based, `K/N`): the games whose index from --start is K
+    /// modulo N, each the same as in a run without shards. `oxello data merge` joins the
+    /// shards' binary files into the one such a run writes.
+    #[arg(long, value_parser = parse_shard, default_value = "0/1")]
+    pub shard: (u32, u32),
     /// Leave out every position of the games in this file (a held-out test set).
     #[arg(long)]
     pub exclude: Option<PathBuf>,
@@ -254,6 +266,53 @@ pub struct SelfplayArgs {
     pub hash: usize,
 }
 
+#[derive(Args)]
+pub struct DataArgs {
+    #[command(subcommand)]
+    pub command: DataCommand,
+}
+
+/// The record-file jobs. A file name ending in .bin is written in binary, any other in text;
+/// either format is read.
+#[derive(Subcommand)]
+pub enum DataCommand {
+    /// Join record files into OUT: one record per position under the 8 symmetries (exact
+    /// beats played, then the game of lower index), sorted, so that the order of the inputs
+    /// does not matter.
+    Merge {
+        /// The merged file, written whole (it may be one of the inputs).
+        out: PathBuf,
+        /// Record files, binary or text.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
+    /// Write the records of INPUT to OUTPUT, in the same order, in the format OUTPUT's name
+    /// asks for (such as a binary file to text, to read it).
+    Convert {
+        /// A record file, binary or text.
+        input: PathBuf,
+        /// Where to write, whole.
+        output: PathBuf,
+    },
+}
+
+/// Parses a shard `K/N`, 0 <= K < N.
+pub fn parse_shard(s: &str) -> Result<(u32, u32), String> {
+    let (k, n) = s
+        .split_once('/')
+        .ok_or_else(|| format!("'{s}': expected K/N, such as 0/4"))?;
+    let number = |x: &str| {
+        x.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("'{s}': expected K/N"))
+    };
+    let (k, n) = (number(k)?, number(n)?);
+    if k >= n {
+        return Err(format!("'{s}': shards are numbered 0 to N - 1"));
+    }
+    Ok((k, n))
+}
+
 /// The threads asked for, or one per core.
 pub fn threads_or_cores(requested: Option<u64>) -> usize {
     requested.map_or_else(
@@ -273,4 +332,18 @@ pub fn hash_mib(requested: usize) -> usize {
         );
     }
     mib
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_shard;
+
+    #[test]
+    fn shards_parse_as_k_slash_n_with_k_below_n() {
+        assert_eq!(parse_shard("1/4"), Ok((1, 4)));
+        assert!(parse_shard("1-4").is_err());
+        assert!(parse_shard("a/4").is_err());
+        assert!(parse_shard("4/4").is_err());
+        assert!(parse_shard("0/0").is_err());
+    }
 }

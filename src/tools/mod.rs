@@ -5,10 +5,10 @@
 //! ```text
 //! main.rs ── cli (clap: the subcommands and their options)
 //!              └─ batch (one job per subcommand: perft, solve, analyze, bench, match,
-//!                   │     selfplay, train, accuracy; reports on stdout)
+//!                   │     selfplay, data, train, accuracy; reports on stdout)
 //!                   ├─ bench          the fixed workload and its node signature
 //!                   ├─ match_runner   engine-vs-engine matches, refereed
-//!                   ├─ training       self-play records, their format, fitting weights
+//!                   ├─ training       self-play records, their formats, merging, fitting
 //!                   └─ files          output files written whole (atomically)
 //!                           │
 //!                           ▼

@@ -1,7 +1,7 @@
 //! `oxello book ...`: the opening book's subcommands, their arguments and what they print.
 //! The work itself is the library's (`oxello::book`).
 
-use crate::tools::cli::threads_or_cores;
+use crate::tools::cli::{parse_shard, threads_or_cores};
 use oxello::book::{
     add_games, build, parse_games, Book, BookError, BuildConfig, Checkpoint, Depth, Jobs, Options,
     Progress, Shard,
@@ -91,18 +91,6 @@ struct SearchArgs {
     /// Seconds between two saves of the whole book (a killed run loses at most this much).
     #[arg(long, default_value_t = 60.0)]
     checkpoint: f64,
-}
-
-fn parse_shard(s: &str) -> Result<(u32, u32), String> {
-    let (k, n) = s
-        .split_once('/')
-        .ok_or_else(|| format!("'{s}': expected K/N, such as 0/4"))?;
-    let number = |x: &str| {
-        x.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("'{s}': expected K/N"))
-    };
-    Ok((number(k)?, number(n)?))
 }
 
 /// Runs a book subcommand; the id of the weights in use is written into the books this run
@@ -363,13 +351,6 @@ fn plies_covered(book: &Book) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shards_parse_as_k_slash_n() {
-        assert_eq!(parse_shard("1/4"), Ok((1, 4)));
-        assert!(parse_shard("1-4").is_err());
-        assert!(parse_shard("a/4").is_err());
-    }
 
     #[test]
     fn a_position_or_a_transcript_names_a_board() {

@@ -1,9 +1,12 @@
-//! `oxello selfplay`, `oxello train` and `oxello accuracy`: the evaluation's data, weights
-//! and measurement.
+//! `oxello selfplay`, `oxello data`, `oxello train` and `oxello accuracy`: the evaluation's
+//! data, weights and measurement.
 
-use crate::tools::cli::{hash_mib, threads_or_cores, AccuracyArgs, SelfplayArgs, TrainArgs};
+use crate::tools::cli::{
+    hash_mib, threads_or_cores, AccuracyArgs, DataArgs, DataCommand, SelfplayArgs, TrainArgs,
+};
 use crate::tools::files::write_atomically;
-use crate::tools::training::record::{parse_records, Label, Record};
+use crate::tools::training::merge::merge;
+use crate::tools::training::record::{is_binary_path, read_file, write_file, Label, Record};
 use crate::tools::training::{fit, selfplay};
 use oxello::board::Board;
 use oxello::eval::evaluate;
@@ -80,6 +83,7 @@ fn selfplay_config(args: &SelfplayArgs) -> Result<selfplay::Config, String> {
         source,
         start: args.start,
         games: args.games,
+        shard: args.shard,
         exact_empties: args.exact_empties,
         random_plies: parse_plies_range(&args.random_plies)?,
         noise_depth: args.noise_depth,
@@ -117,34 +121,83 @@ fn progress_reporter() -> impl FnMut(&selfplay::Progress) {
     }
 }
 
-/// Reads training record files, in order.
+/// Reads training record files of either format, in order.
 pub fn read_record_files(paths: &[std::path::PathBuf]) -> Result<Vec<Record>, String> {
     let mut all = Vec::new();
     for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        // A file still being written may end in half a line: only whole lines count.
-        let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
-        all.extend(parse_records(whole).map_err(|e| format!("{}: {e}", path.display()))?);
+        all.extend(read_file(path)?);
     }
     Ok(all)
+}
+
+pub fn run_data(args: &DataArgs) -> ExitCode {
+    let result = match &args.command {
+        DataCommand::Merge { out, inputs } => merge_files(out, inputs),
+        DataCommand::Convert { input, output } => convert_file(input, output),
+    };
+    match result {
+        Ok(report) => {
+            outln!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("oxello data: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `oxello data merge`: what it wrote.
+fn merge_files(out: &std::path::Path, inputs: &[std::path::PathBuf]) -> Result<String, String> {
+    let merged = merge(read_record_files(inputs)?);
+    let format = write_records(out, &merged.records)?;
+    Ok(format!(
+        "{}: {} positions from {} file{}, {} duplicates dropped ({format})",
+        out.display(),
+        merged.records.len(),
+        inputs.len(),
+        if inputs.len() == 1 { "" } else { "s" },
+        merged.duplicates
+    ))
+}
+
+/// `oxello data convert`: what it wrote.
+fn convert_file(input: &std::path::Path, output: &std::path::Path) -> Result<String, String> {
+    let records = read_file(input)?;
+    let format = write_records(output, &records)?;
+    Ok(format!(
+        "{}: {} records ({format})",
+        output.display(),
+        records.len()
+    ))
+}
+
+/// Writes a record file in the format its name asks for; which one.
+fn write_records(path: &std::path::Path, records: &[Record]) -> Result<&'static str, String> {
+    write_file(path, records).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(if is_binary_path(path) {
+        "binary"
+    } else {
+        "text"
+    })
 }
 
 pub fn run_train(args: &TrainArgs) -> ExitCode {
     let started = Instant::now();
     let loaded = read_record_files(&args.data)
         .and_then(|records| Ok((records, excluded_positions(args.exclude.as_deref())?)));
-    let (records, excluded) = match loaded {
+    let (mut records, excluded) = match loaded {
         Ok(loaded) => loaded,
         Err(e) => {
             eprintln!("oxello train: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let samples = fit::samples(&records, &excluded);
+    let read = records.len();
+    records.retain(|r| !excluded.contains(&r.key()));
     eprintln!(
-        "oxello train: {} records, {} after exclusion, read in {:.1} s",
+        "oxello train: {read} records, {} after exclusion, read in {:.1} s",
         records.len(),
-        samples.len(),
         started.elapsed().as_secs_f64()
     );
     let config = fit::FitConfig {
@@ -154,7 +207,7 @@ pub fn run_train(args: &TrainArgs) -> ExitCode {
         played_weight: args.played_weight,
         threads: threads_or_cores(args.threads),
     };
-    let (values, phases) = fit::fit(&samples, &config);
+    let (values, phases) = fit::fit(&records, &config);
     print_phases(&phases);
     let (size, checksum) = match write_weights(&args.out, &values) {
         Ok(written) => written,
@@ -171,19 +224,22 @@ pub fn run_train(args: &TrainArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The fit of each phase, as a table.
+/// The fit of each phase, as a table (a validation error of `-` where none was held out).
 fn print_phases(phases: &[fit::PhaseFit]) {
     outln!("phase  empties   train  validation  train MAE  validation MAE");
     for p in phases {
         let low = p.phase as u32 * PHASE_WIDTH;
+        let validation_mae = match p.validation {
+            0 => "-".to_string(),
+            _ => format!("{:.2}", p.validation_mae),
+        };
         outln!(
-            "{:5}  {:>7}  {:6}  {:10}  {:9.2}  {:14.2}",
+            "{:5}  {:>7}  {:6}  {:10}  {:9.2}  {validation_mae:>14}",
             p.phase,
             format!("{low}-{}", (low + PHASE_WIDTH - 1).min(60)),
             p.train,
             p.validation,
             p.train_mae,
-            p.validation_mae
         );
     }
 }

@@ -4,15 +4,16 @@
 //! A phase's weights learn from the positions of its own empties and of the two counts on
 //! either side (so thin phases borrow from their neighbours, and neighbouring phases agree).
 //! A configuration and its mirror image share one parameter ([`patterns::Shape::mirror`]).
-//! One position in ten, chosen by its canonical form, is held out to measure the validation
-//! error. Everything is deterministic: the same records give the same weights.
+//! One position in ten, chosen by a hash of its canonical form, is held out to measure the
+//! validation error. The phases are independent and fit on as many threads as asked; each
+//! turns only the records of its empties into samples (a few hundred bytes each), so the
+//! whole data stays in its compact records. Everything is deterministic: the same records give
+//! the same weights, whatever the threads.
 
 use super::record::{Label, Record};
 use oxello::eval::patterns::{self, INSTANCES, OFFSETS, PHASE_WEIGHTS, SHAPES};
 use oxello::eval::weights::{BIAS, PHASES, PHASE_WIDTH, WEIGHTS_PER_PHASE};
 use oxello::eval::{scalar_features, DISC, SCALAR_FEATURES};
-use oxello::symmetry::canonical;
-use std::collections::HashSet;
 
 /// Empties borrowed from each neighbouring phase.
 const PHASE_OVERLAP: u32 = 4;
@@ -35,7 +36,7 @@ pub struct FitConfig {
 
 /// A position made ready to fit: its parameters, its score in discs, its empties, and
 /// whether it is held out.
-pub struct Sample {
+struct Sample {
     params: [u32; INSTANCES],
     scalars: [f32; SCALAR_FEATURES],
     target: f32,
@@ -73,36 +74,33 @@ pub fn parameter_map() -> Vec<u32> {
     map
 }
 
-/// The samples of `records`, leaving out the positions in `excluded` (canonical forms).
-pub fn samples(records: &[Record], excluded: &HashSet<(u64, u64)>) -> Vec<Sample> {
-    let map = parameter_map();
-    records
-        .iter()
-        .filter_map(|r| {
-            let c = canonical(&r.position.board);
-            if excluded.contains(&(c.player, c.opponent)) {
-                return None;
-            }
-            let mut params = patterns::indices(&r.position.board);
-            for p in &mut params {
-                *p = map[*p as usize];
-            }
-            let mix = (c.player ^ c.opponent.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            Some(Sample {
-                params,
-                scalars: scalar_features(&r.position.board).map(|f| f as f32),
-                target: r.score as f32,
-                empties: r.position.board.empty_count() as u8,
-                validation: (mix >> 32).is_multiple_of(VALIDATION_EVERY),
-                exact: r.label == Label::Exact,
-            })
-        })
-        .collect()
+/// A record made ready to fit, with the parameters of `map`.
+fn sample(r: &Record, map: &[u32]) -> Sample {
+    let mut params = patterns::indices(&r.position.board);
+    for p in &mut params {
+        *p = map[*p as usize];
+    }
+    Sample {
+        params,
+        scalars: scalar_features(&r.position.board).map(|f| f as f32),
+        target: r.score as f32,
+        empties: r.position.board.empty_count() as u8,
+        validation: is_validation(r),
+        exact: r.label == Label::Exact,
+    }
 }
 
-/// Fits every phase; returns the weights file's values (centi-discs, `WEIGHTS_PER_PHASE` per
-/// phase) and the errors of each phase.
-pub fn fit(samples: &[Sample], config: &FitConfig) -> (Vec<i16>, Vec<PhaseFit>) {
+/// Whether a record is held out, by a hash of its canonical form.
+fn is_validation(r: &Record) -> bool {
+    let (player, opponent) = r.key();
+    let mix = (player ^ opponent.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (mix >> 32).is_multiple_of(VALIDATION_EVERY)
+}
+
+/// Fits every phase, `config.threads` at a time; returns the weights file's values
+/// (centi-discs, `WEIGHTS_PER_PHASE` per phase) and the errors of each phase. The records stay
+/// as they are; each phase makes the samples of its own empties while it fits.
+pub fn fit(records: &[Record], config: &FitConfig) -> (Vec<i16>, Vec<PhaseFit>) {
     let map = parameter_map();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut results: Vec<(usize, Vec<i16>, PhaseFit)> = std::thread::scope(|s| {
@@ -115,7 +113,7 @@ pub fn fit(samples: &[Sample], config: &FitConfig) -> (Vec<i16>, Vec<PhaseFit>) 
                         if phase >= PHASES {
                             return done;
                         }
-                        let (values, fit) = fit_phase(samples, phase, config, &map);
+                        let (values, fit) = fit_phase(records, phase, config, &map);
                         done.push((phase, values, fit));
                     }
                 })
@@ -138,19 +136,19 @@ fn phase_empties(phase: usize) -> std::ops::RangeInclusive<u32> {
 }
 
 fn fit_phase(
-    all: &[Sample],
+    records: &[Record],
     phase: usize,
     config: &FitConfig,
     map: &[u32],
 ) -> (Vec<i16>, PhaseFit) {
     let range = phase_empties(phase);
     let own = phase as u32 * PHASE_WIDTH..(phase as u32 + 1) * PHASE_WIDTH;
-    let in_phase = |s: &&Sample| range.contains(&u32::from(s.empties));
-    let train: Vec<&Sample> = all
+    let all: Vec<Sample> = records
         .iter()
-        .filter(in_phase)
-        .filter(|s| !s.validation)
+        .filter(|r| range.contains(&r.position.board.empty_count()))
+        .map(|r| sample(r, map))
         .collect();
+    let train: Vec<&Sample> = all.iter().filter(|s| !s.validation).collect();
     // Validation measures the phase's own empties only.
     let validation: Vec<&Sample> = all
         .iter()
@@ -264,6 +262,7 @@ mod tests {
                 position: *Game::from_transcript(transcript).unwrap().position(),
                 score,
                 label: Label::Exact,
+                game: 0,
             })
             .collect()
     }
@@ -289,7 +288,6 @@ mod tests {
     #[test]
     fn fit_learns_a_tiny_problem_and_leaves_phases_without_data_at_zero() {
         let records = tiny_problem();
-        let samples = samples(&records, &HashSet::new());
         let config = FitConfig {
             epochs: 300,
             learning_rate: 0.1,
@@ -297,12 +295,12 @@ mod tests {
             played_weight: 1.0,
             threads: 2,
         };
-        let (values, phases) = fit(&samples, &config);
+        let (values, phases) = fit(&records, &config);
         assert_eq!(values.len(), PHASES * WEIGHTS_PER_PHASE);
         assert_eq!(phases[10].train + phases[10].validation, 8);
         assert!(phases[10].train >= 5, "{:?}", phases[10]);
-        for (record, sample) in records.iter().zip(&samples) {
-            if !sample.validation {
+        for record in &records {
+            if !is_validation(record) {
                 let miss = predicted(&values, record) - f64::from(record.score);
                 assert!(miss.abs() < 0.5, "{} missed by {miss}", record);
             }

@@ -1,6 +1,13 @@
-//! The training record format, in one place.
+//! The training record formats, in one place.
 //!
-//! A record file is text, one position per line:
+//! A record is a position, its score for the side to move in discs, how that score was found,
+//! and the index of the game it came from. Files come in two formats, told apart by their
+//! first bytes; every reader takes both, and a file name ending in `.bin` is written in
+//! binary, any other in text.
+//!
+//! # Text
+//!
+//! One position per line:
 //!
 //! ```text
 //! # oxello training records v1
@@ -17,14 +24,47 @@
 //!   solver then finished exactly.
 //!
 //! Lines starting with `#` are comments; the first line of a file written by Oxello is the
-//! header above. Each position appears once under the 8 symmetries of the board.
+//! header above. Each position appears once under the 8 symmetries of the board. The text
+//! does not hold the game index: a record read from text has game 0.
+//!
+//! # Binary
+//!
+//! A fixed header, then the records, 22 bytes each; integers are little-endian:
+//!
+//! ```text
+//! offset  size  field
+//!      0     8  magic "OXDATA\r\n"
+//!      8     4  format version (1)
+//!     12     4  bytes per record (22)
+//!     16     8  record count
+//!     24     8  FNV-1a 64 checksum of the records
+//!     32     -  records: player u64, opponent u64 (the side to move's discs, then the
+//!               other's), score i8, flags u8 (bit 0: white to move, bit 1: played, the
+//!               other bits 0), game u32
+//! ```
+//!
+//! A binary file is written whole or not at all (a temporary file renamed over it). One that
+//! is truncated, corrupt, of another version or not a record file is refused with a
+//! [`RecordError`]. `oxello selfplay` and `oxello data merge` write binary files sorted by
+//! [`Record::key`], one record per key (see [`super::merge`]).
 
-use oxello::board::Position;
+use crate::tools::files::write_atomically;
+use oxello::board::{Board, Color, Position};
+use oxello::eval::weights::checksum;
 use oxello::notation::{format_position, parse_position, ParseError};
+use oxello::symmetry::canonical;
 use std::fmt;
+use std::path::Path;
 
-/// The first line of every record file.
+/// The first line of every text record file.
 pub const HEADER: &str = "# oxello training records v1";
+/// The first bytes of every binary record file.
+pub const MAGIC: &[u8; 8] = b"OXDATA\r\n";
+pub const VERSION: u32 = 1;
+const HEADER_BYTES: usize = 32;
+const RECORD_BYTES: usize = 22;
+const WHITE_TO_MOVE: u8 = 1;
+const PLAYED: u8 = 2;
 
 /// How a record's score was found.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -41,7 +81,74 @@ pub struct Record {
     pub position: Position,
     pub score: i32,
     pub label: Label,
+    /// The index of the game the position came from (0 when unknown).
+    pub game: u32,
 }
+
+impl Record {
+    /// The position's identity under the 8 symmetries (colours as seen by the side to move).
+    pub fn key(&self) -> (u64, u64) {
+        key(&self.position)
+    }
+}
+
+/// A position's identity under the 8 symmetries (colours as seen by the side to move).
+pub fn key(pos: &Position) -> (u64, u64) {
+    let c = canonical(&pos.board);
+    (c.player, c.opponent)
+}
+
+/// Why a record file cannot be read.
+#[derive(Debug)]
+pub enum RecordError {
+    /// Neither the binary magic nor text.
+    Foreign,
+    TooShort(usize),
+    Version(u32),
+    RecordSize(u32),
+    Length {
+        expected: u64,
+        found: usize,
+    },
+    Checksum {
+        stored: u64,
+        computed: u64,
+    },
+    /// A binary record that is not a position and score (numbered from 0).
+    Record {
+        index: usize,
+        what: &'static str,
+    },
+    /// A bad text line.
+    Text(ParseError),
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Foreign => f.write_str("not a training record file (neither binary nor text)"),
+            RecordError::TooShort(n) => write!(f, "{n} bytes is too short for a binary record file"),
+            RecordError::Version(v) => {
+                write!(f, "record format version {v}; this build reads version {VERSION}")
+            }
+            RecordError::RecordSize(n) => {
+                write!(f, "records of {n} bytes; this build reads {RECORD_BYTES}")
+            }
+            RecordError::Length { expected, found } => write!(
+                f,
+                "{found} bytes of records, the header promises {expected}: truncated?"
+            ),
+            RecordError::Checksum { stored, computed } => write!(
+                f,
+                "checksum {computed:016x} does not match the header's {stored:016x}: the file is corrupt"
+            ),
+            RecordError::Record { index, what } => write!(f, "record {index}: {what}"),
+            RecordError::Text(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
 
 impl fmt::Display for Record {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -90,6 +197,7 @@ pub fn parse_record(line: &str) -> Result<Option<Record>, ParseError> {
         position,
         score,
         label,
+        game: 0,
     }))
 }
 
@@ -103,4 +211,223 @@ pub fn parse_records(text: &str) -> Result<Vec<Record>, ParseError> {
                 .transpose()
         })
         .collect()
+}
+
+/// The text file of `records`: the header, then one line each.
+pub fn to_text(records: &[Record]) -> String {
+    let mut text = format!("{HEADER}\n");
+    for record in records {
+        text.push_str(&format!("{record}\n"));
+    }
+    text
+}
+
+/// The binary file of `records`.
+pub fn to_binary(records: &[Record]) -> Vec<u8> {
+    let mut body = Vec::with_capacity(records.len() * RECORD_BYTES);
+    for r in records {
+        encode(&mut body, r);
+    }
+    let mut bytes = Vec::with_capacity(HEADER_BYTES + body.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    bytes.extend_from_slice(&(RECORD_BYTES as u32).to_le_bytes());
+    bytes.extend_from_slice(&(records.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&checksum(&body).to_le_bytes());
+    bytes.extend_from_slice(&body);
+    bytes
+}
+
+fn encode(out: &mut Vec<u8>, r: &Record) {
+    let side = match r.position.side {
+        Color::Black => 0,
+        Color::White => WHITE_TO_MOVE,
+    };
+    let label = match r.label {
+        Label::Exact => 0,
+        Label::Played => PLAYED,
+    };
+    out.extend_from_slice(&r.position.board.player.to_le_bytes());
+    out.extend_from_slice(&r.position.board.opponent.to_le_bytes());
+    out.push(r.score as i8 as u8);
+    out.push(side | label);
+    out.extend_from_slice(&r.game.to_le_bytes());
+}
+
+/// The records of a file's bytes, binary or text. Of a text file still being written, only
+/// the whole lines count.
+pub fn from_bytes(bytes: &[u8]) -> Result<Vec<Record>, RecordError> {
+    // A binary file cut inside its magic is still a binary file.
+    if bytes.starts_with(MAGIC) || (!bytes.is_empty() && MAGIC.starts_with(bytes)) {
+        return from_binary(bytes);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| RecordError::Foreign)?;
+    let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+    parse_records(whole).map_err(RecordError::Text)
+}
+
+/// The records of a binary file, once its header, length and checksum are right.
+fn from_binary(bytes: &[u8]) -> Result<Vec<Record>, RecordError> {
+    checked_body(bytes)?
+        .chunks_exact(RECORD_BYTES)
+        .enumerate()
+        .map(|(index, chunk)| decode(chunk).map_err(|what| RecordError::Record { index, what }))
+        .collect()
+}
+
+/// The records' bytes of a binary file whose header holds.
+fn checked_body(bytes: &[u8]) -> Result<&[u8], RecordError> {
+    if bytes.len() < HEADER_BYTES {
+        return Err(RecordError::TooShort(bytes.len()));
+    }
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+    let long = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    let (version, size) = (word(8), word(12));
+    if version != VERSION {
+        return Err(RecordError::Version(version));
+    }
+    if size as usize != RECORD_BYTES {
+        return Err(RecordError::RecordSize(size));
+    }
+    let body = &bytes[HEADER_BYTES..];
+    let expected = long(16).saturating_mul(RECORD_BYTES as u64);
+    if expected != body.len() as u64 {
+        let found = body.len();
+        return Err(RecordError::Length { expected, found });
+    }
+    let (stored, computed) = (long(24), checksum(body));
+    if stored != computed {
+        return Err(RecordError::Checksum { stored, computed });
+    }
+    Ok(body)
+}
+
+fn decode(chunk: &[u8]) -> Result<Record, &'static str> {
+    let long = |at: usize| u64::from_le_bytes(chunk[at..at + 8].try_into().expect("8 bytes"));
+    let board = Board::new(long(0), long(8));
+    let score = i32::from(chunk[16] as i8);
+    if board.player & board.opponent != 0 {
+        return Err("a square holds two discs");
+    }
+    if !(-64..=64).contains(&score) {
+        return Err("the score is not from -64 to 64");
+    }
+    let (side, label) = flags(chunk[17])?;
+    Ok(Record {
+        position: Position { board, side },
+        score,
+        label,
+        game: u32::from_le_bytes(chunk[18..22].try_into().expect("4 bytes")),
+    })
+}
+
+/// The side to move and the label of a record's flags byte.
+fn flags(byte: u8) -> Result<(Color, Label), &'static str> {
+    if byte & !(WHITE_TO_MOVE | PLAYED) != 0 {
+        return Err("unknown flags");
+    }
+    let side = match byte & WHITE_TO_MOVE {
+        0 => Color::Black,
+        _ => Color::White,
+    };
+    let label = match byte & PLAYED {
+        0 => Label::Exact,
+        _ => Label::Played,
+    };
+    Ok((side, label))
+}
+
+/// Whether `path` is written in binary: its name ends in `.bin`.
+pub fn is_binary_path(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "bin")
+}
+
+/// Writes `records` to `path`, whole or not at all, in the format its name asks for.
+pub fn write_file(path: &Path, records: &[Record]) -> std::io::Result<()> {
+    if is_binary_path(path) {
+        write_atomically(path, &to_binary(records))
+    } else {
+        write_atomically(path, to_text(records).as_bytes())
+    }
+}
+
+/// Reads a record file of either format; the errors name the file.
+pub fn read_file(path: &Path) -> Result<Vec<Record>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oxello::game::Game;
+
+    fn records() -> Vec<Record> {
+        ["f5d6c3", "f5d6c3d3", "f5f6e6f4e3"]
+            .iter()
+            .zip([
+                (-4, Label::Played, 7),
+                (12, Label::Exact, 0),
+                (64, Label::Played, 1 << 31),
+            ])
+            .map(|(transcript, (score, label, game))| Record {
+                position: *Game::from_transcript(transcript).unwrap().position(),
+                score,
+                label,
+                game,
+            })
+            .collect()
+    }
+
+    fn err(bytes: &[u8]) -> RecordError {
+        from_bytes(bytes).unwrap_err()
+    }
+
+    #[test]
+    fn records_read_back_as_written_in_both_formats() {
+        let records = records();
+        let bytes = to_binary(&records);
+        assert_eq!(bytes.len(), HEADER_BYTES + 3 * RECORD_BYTES);
+        assert_eq!(from_bytes(&bytes).unwrap(), records);
+        let text = from_bytes(to_text(&records).as_bytes()).unwrap();
+        let without_games: Vec<Record> = records.iter().map(|r| Record { game: 0, ..*r }).collect();
+        assert_eq!(text, without_games);
+    }
+
+    #[test]
+    fn damaged_or_foreign_files_are_refused_with_their_reason() {
+        let bytes = to_binary(&records());
+        assert!(matches!(err(&bytes[..5]), RecordError::TooShort(5)));
+        assert!(matches!(err(&bytes[..40]), RecordError::Length { .. }));
+        let mut flipped = bytes.clone();
+        flipped[HEADER_BYTES + 3] ^= 1;
+        assert!(matches!(err(&flipped), RecordError::Checksum { .. }));
+        let mut future = bytes.clone();
+        future[8] = 2;
+        assert!(matches!(err(&future), RecordError::Version(2)));
+        let mut wide = bytes.clone();
+        wide[12] = 24;
+        assert!(matches!(err(&wide), RecordError::RecordSize(24)));
+        assert!(matches!(err(b"OXEVAL\r\n\xff"), RecordError::Foreign));
+    }
+
+    #[test]
+    fn a_record_that_is_no_position_is_refused() {
+        let mut record = records()[0];
+        record.position.board.opponent |=
+            record.position.board.player & record.position.board.player.wrapping_neg();
+        let e = err(&to_binary(&[records()[1], record]));
+        assert!(matches!(e, RecordError::Record { index: 1, .. }), "{e}");
+        let mut body = to_binary(&records()[..1]);
+        body[HEADER_BYTES + 17] = 4;
+        let sum = checksum(&body[HEADER_BYTES..]);
+        body[24..32].copy_from_slice(&sum.to_le_bytes());
+        assert!(matches!(
+            err(&body),
+            RecordError::Record {
+                index: 0,
+                what: "unknown flags"
+            }
+        ));
+    }
 }

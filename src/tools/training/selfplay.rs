@@ -9,20 +9,24 @@
 //!
 //! Game `i` depends only on the seed and `i` (each starts from a cleared table with a
 //! single-threaded, deterministic search), and records are written in game order, so a run is
-//! the same whatever the number of threads.
+//! the same whatever the number of threads. A shard plays every n-th game of the run; since
+//! each record carries its game's index, the shards of a run merge ([`super::merge`]) into the
+//! binary file the run alone writes.
 
-use super::record::{parse_records, Label, Record, HEADER};
+use super::merge::merge;
+use super::record::{
+    is_binary_path, key, parse_records, read_file, write_file, Label, Record, HEADER,
+};
 use crossbeam_channel::unbounded;
 use oxello::board::{Color, Position, Squares};
 use oxello::game::Game;
 use oxello::notation::parse_transcript;
 use oxello::rng::Rng;
 use oxello::search::{search, Limits};
-use oxello::symmetry::canonical;
 use oxello::tt::TranspositionTable;
 use std::collections::{BTreeMap, HashSet};
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -44,6 +48,9 @@ pub struct Config {
     pub start: usize,
     /// How many games (for a file: at most this many, after `start`).
     pub games: usize,
+    /// Shard `k` of `n`: of the games above, only those whose index from the first is `k`
+    /// modulo `n`, each the same game as in a run without shards.
+    pub shard: (u32, u32),
     /// Positions with at most this many empties are solved exactly.
     pub exact_empties: u32,
     /// Self-play: the fewest and most random moves that open a game.
@@ -120,13 +127,8 @@ pub fn game_positions(games: &[Vec<u32>]) -> HashSet<(u64, u64)> {
     set
 }
 
-/// A position's identity under the 8 symmetries (colours as seen by the side to move).
-fn key(pos: &Position) -> (u64, u64) {
-    let c = canonical(&pos.board);
-    (c.player, c.opponent)
-}
-
-/// Runs the generation and appends its records to `out` (created with a header if need be).
+/// Runs the generation and adds its records to `out`: appended to a text file (created with a
+/// header if need be) after every game, or written whole, merged, to a binary one at the end.
 /// Positions already in `out` or in `excluded` are not written again. `progress` is called
 /// after every game.
 pub fn run(
@@ -135,82 +137,158 @@ pub fn run(
     excluded: HashSet<(u64, u64)>,
     mut progress: impl FnMut(&Progress),
 ) -> Result<Progress, String> {
-    let mut file = open_for_append(out)?;
+    let err = |e: std::io::Error| format!("{}: {e}", out.display());
+    let (mut output, existing) = Output::open(out)?;
     let mut seen = excluded;
-    let mut existing = String::new();
-    file.seek(SeekFrom::Start(0))
-        .and_then(|_| file.read_to_string(&mut existing))
-        .map_err(|e| format!("{}: {e}", out.display()))?;
-    let records = parse_records(&existing).map_err(|e| format!("{}: {e}", out.display()))?;
-    seen.extend(records.iter().map(|r| key(&r.position)));
-    if existing.is_empty() {
-        writeln!(file, "{HEADER}").map_err(|e| format!("{}: {e}", out.display()))?;
-    }
+    seen.extend(existing.iter().map(Record::key));
+    let indices = game_indices(config);
+    let started = Instant::now();
+    let mut status = Progress {
+        games: indices.len(),
+        ..Progress::default()
+    };
+    for_each_game(config, &indices, |records| {
+        output.add_game(records, &mut seen, &mut status)?;
+        status.games_done += 1;
+        status.elapsed = started.elapsed();
+        progress(&status);
+        Ok(())
+    })
+    .map_err(err)?;
+    output.finish(existing).map_err(err)?;
+    Ok(status)
+}
+
+/// The indices of the games to play or label: those of the run's range that fall to its
+/// shard.
+fn game_indices(config: &Config) -> Vec<usize> {
     let games = match &config.source {
         Source::SelfPlay => config.games,
         Source::Games(all) => all.len().saturating_sub(config.start).min(config.games),
     };
-    let started = Instant::now();
-    let mut status = Progress {
-        games,
-        ..Progress::default()
-    };
+    let (shard, shards) = config.shard;
+    (0..games)
+        .filter(|i| i % shards as usize == shard as usize)
+        .map(|i| config.start + i)
+        .collect()
+}
+
+/// Plays or labels the games of `indices` on the configured threads, and hands each game's
+/// records to `write` in the order of `indices` (games finish out of order).
+fn for_each_game(
+    config: &Config,
+    indices: &[usize],
+    mut write: impl FnMut(Vec<Record>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let next = AtomicUsize::new(0);
     let (sender, receiver) = unbounded();
-    std::thread::scope(|s| -> Result<(), String> {
+    std::thread::scope(|s| {
         for _ in 0..config.threads.max(1) {
             let (sender, next) = (sender.clone(), &next);
             s.spawn(move || {
                 let mut worker = Worker::new(config);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= games || sender.send((i, worker.game(config.start + i))).is_err() {
+                    if i >= indices.len() || sender.send((i, worker.game(indices[i]))).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(sender);
-        // Games finish out of order; they are written in order.
-        let mut pending = BTreeMap::new();
+        let (mut pending, mut done) = (BTreeMap::new(), 0);
         for (i, records) in receiver {
             pending.insert(i, records);
-            while let Some(records) = pending.remove(&status.games_done) {
-                for record in records {
-                    if seen.insert(key(&record.position)) {
-                        writeln!(file, "{record}").map_err(|e| e.to_string())?;
-                        status.written += 1;
-                    } else {
-                        status.duplicates += 1;
-                    }
-                }
-                file.flush().map_err(|e| e.to_string())?;
-                status.games_done += 1;
-                status.elapsed = started.elapsed();
-                progress(&status);
+            while let Some(records) = pending.remove(&done) {
+                write(records)?;
+                done += 1;
             }
         }
         Ok(())
     })
-    .map_err(|e| format!("{}: {e}", out.display()))?;
-    Ok(status)
+}
+
+/// Where a run's records go.
+enum Output {
+    /// A text file, appended to game by game.
+    Text(std::fs::File),
+    /// A binary file, written whole at the end: the records of this run, gathered here.
+    Binary(PathBuf, Vec<Record>),
+}
+
+impl Output {
+    /// Opens `path` and reads the records already in it.
+    fn open(path: &Path) -> Result<(Output, Vec<Record>), String> {
+        if !is_binary_path(path) {
+            return Output::open_text(path).map_err(|e| format!("{}: {e}", path.display()));
+        }
+        let existing = match path.exists() {
+            true => read_file(path)?,
+            false => Vec::new(),
+        };
+        Ok((Output::Binary(path.to_path_buf(), Vec::new()), existing))
+    }
+
+    /// Opens a text file to append to, with its header if it is new.
+    fn open_text(path: &Path) -> Result<(Output, Vec<Record>), Box<dyn std::error::Error>> {
+        let mut file = open_for_append(path)?;
+        let mut existing = String::new();
+        file.seek(SeekFrom::Start(0))?;
+        file.read_to_string(&mut existing)?;
+        if existing.is_empty() {
+            writeln!(file, "{HEADER}")?;
+        }
+        Ok((Output::Text(file), parse_records(&existing)?))
+    }
+
+    /// Adds a game's records but those of positions already `seen`, counted in `status`.
+    fn add_game(
+        &mut self,
+        records: Vec<Record>,
+        seen: &mut HashSet<(u64, u64)>,
+        status: &mut Progress,
+    ) -> std::io::Result<()> {
+        let (new, old): (Vec<Record>, Vec<Record>) =
+            records.into_iter().partition(|r| seen.insert(r.key()));
+        status.written += new.len();
+        status.duplicates += old.len();
+        match self {
+            Output::Text(file) => {
+                new.iter().try_for_each(|r| writeln!(file, "{r}"))?;
+                file.flush()
+            }
+            Output::Binary(_, records) => {
+                records.extend(new);
+                Ok(())
+            }
+        }
+    }
+
+    /// Writes a binary file: the records it held and the new ones, merged.
+    fn finish(self, existing: Vec<Record>) -> std::io::Result<()> {
+        match self {
+            Output::Text(_) => Ok(()),
+            Output::Binary(path, records) => {
+                let merged = merge(existing.into_iter().chain(records));
+                write_file(&path, &merged.records)
+            }
+        }
+    }
 }
 
 /// Opens `path` for reading and appending, first cutting off a last line that a killed run
 /// left unfinished.
-fn open_for_append(path: &Path) -> Result<std::fs::File, String> {
-    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+fn open_for_append(path: &Path) -> std::io::Result<std::fs::File> {
     let mut file = std::fs::OpenOptions::new()
         .read(true)
         .append(true)
         .create(true)
-        .open(path)
-        .map_err(err)?;
+        .open(path)?;
     let mut text = Vec::new();
-    file.read_to_end(&mut text).map_err(err)?;
+    file.read_to_end(&mut text)?;
     if !text.is_empty() && text.last() != Some(&b'\n') {
         let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        file.set_len(keep as u64).map_err(err)?;
+        file.set_len(keep as u64)?;
     }
     Ok(file)
 }
@@ -234,12 +312,13 @@ impl<'a> Worker<'a> {
     /// The records of game `index`.
     fn game(&mut self, index: usize) -> Vec<Record> {
         self.tt.clear();
+        let game = index as u32;
         match &self.config.source {
             Source::SelfPlay => {
                 let moves = self.self_play_opening(index);
-                self.label(&moves, true)
+                self.label(&moves, true, game)
             }
-            Source::Games(games) => self.label(&games[index], false),
+            Source::Games(games) => self.label(&games[index], false, game),
         }
     }
 
@@ -313,8 +392,8 @@ impl<'a> Worker<'a> {
     /// Plays `moves` from the start and labels every position where a move is to be made:
     /// exactly from `exact_empties` on, and with the first exact score (the game's result
     /// with an exact finish) before. After the moves, `follow_best` goes on with the solver's
-    /// best moves to the end.
-    fn label(&mut self, moves: &[u32], follow_best: bool) -> Vec<Record> {
+    /// best moves to the end. The records carry the index `game`.
+    fn label(&mut self, moves: &[u32], follow_best: bool, game: u32) -> Vec<Record> {
         let mut records = Vec::new();
         let mut before = Vec::new();
         let mut result = None;
@@ -333,6 +412,7 @@ impl<'a> Worker<'a> {
                     position: pos,
                     score,
                     label: Label::Exact,
+                    game,
                 });
                 if follow_best {
                     sq = sq.or(best);
@@ -356,6 +436,7 @@ impl<'a> Worker<'a> {
             position,
             score: black_view(&position, result),
             label: Label::Played,
+            game,
         });
         played.chain(records).collect()
     }

@@ -1,0 +1,150 @@
+//! Training record files through the binary: `oxello selfplay --shard` and `oxello data
+//! merge` (shards merged equal one run, byte for byte), `oxello data convert` (text to binary
+//! to text gives the text back), and damaged binary files refused by every reader.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn oxello(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oxello"))
+        .args(args)
+        .output()
+        .expect("run oxello")
+}
+
+/// Runs oxello, which must succeed; its stdout.
+fn ok(args: &[&str]) -> String {
+    let out = oxello(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+const RUN: [&str; 10] = [
+    "selfplay",
+    "--games",
+    "9",
+    "--exact-empties",
+    "6",
+    "--seed",
+    "11",
+    "--noise-depth",
+    "1",
+    "--threads=1",
+];
+
+#[test]
+fn shards_merged_equal_one_run_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.bin");
+    ok(&[&RUN[..], &["--out", path(&one)]].concat());
+    let mut shards = Vec::new();
+    for k in 0..3 {
+        let shard = dir.path().join(format!("shard-{k}.bin"));
+        let spec = format!("{k}/3");
+        ok(&[&RUN[..], &["--out", path(&shard), "--shard", &spec]].concat());
+        shards.push(shard);
+    }
+    // A shard run again over its own file finds every position there and leaves it as it was.
+    let first = std::fs::read(&shards[0]).unwrap();
+    let again = oxello(&[&RUN[..], &["--out", path(&shards[0]), "--shard", "0/3"]].concat());
+    let log = String::from_utf8_lossy(&again.stderr);
+    assert!(log.contains(" 0 positions written"), "{log}");
+    assert!(
+        std::fs::read(&shards[0]).unwrap() == first,
+        "a rerun changed the shard"
+    );
+    let merged = dir.path().join("merged.bin");
+    let report = ok(&[
+        "data",
+        "merge",
+        path(&merged),
+        path(&shards[2]),
+        path(&shards[0]),
+        path(&shards[1]),
+    ]);
+    let bytes = std::fs::read(&one).unwrap();
+    assert!(bytes.starts_with(b"OXDATA\r\n") && bytes.len() > 32 + 22 * 200);
+    assert!(
+        std::fs::read(&merged).unwrap() == bytes,
+        "the shards merged differ from the run"
+    );
+    let count = (bytes.len() - 32) / 22;
+    assert!(
+        report.starts_with(&format!(
+            "{}: {count} positions from 3 files",
+            path(&merged)
+        )),
+        "{report}"
+    );
+}
+
+#[test]
+fn text_to_binary_to_text_round_trips() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("run.txt");
+    ok(&[&RUN[..], &["--out", path(&text)]].concat());
+    let (binary, back) = (dir.path().join("run.bin"), dir.path().join("back.txt"));
+    let report = ok(&["data", "convert", path(&text), path(&binary)]);
+    assert!(report.ends_with("records (binary)\n"), "{report}");
+    ok(&["data", "convert", path(&binary), path(&back)]);
+    let original = std::fs::read(&text).unwrap();
+    assert!(
+        std::fs::read(&back).unwrap() == original,
+        "text to binary to text changed the text"
+    );
+    assert!(std::fs::metadata(&binary).unwrap().len() * 3 < original.len() as u64);
+}
+
+/// Every reader of record files refuses `file` with exit status 1 and one line naming it
+/// and `reason`.
+fn assert_refused(dir: &Path, file: &Path, reason: &str) {
+    let out = dir.join("out.bin");
+    let runs: [&[&str]; 4] = [
+        &["data", "convert", path(file), path(&out)],
+        &["data", "merge", path(&out), path(file)],
+        &[
+            "train",
+            "--data",
+            path(file),
+            "--out",
+            path(&out),
+            "--epochs",
+            "1",
+        ],
+        &["accuracy", path(file)],
+    ];
+    for args in runs {
+        let run = oxello(args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{}: ", path(file))) && stderr.contains(reason),
+            "{args:?}: {stderr}"
+        );
+        assert!(!out.exists(), "{args:?} wrote its output");
+    }
+}
+
+#[test]
+fn damaged_or_foreign_binary_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.bin");
+    ok(&[&RUN[..], &["--out", path(&good)]].concat());
+    let bytes = std::fs::read(&good).unwrap();
+    let damaged = dir.path().join("damaged.bin");
+    std::fs::write(&damaged, &bytes[..bytes.len() - 7]).unwrap();
+    assert_refused(dir.path(), &damaged, "truncated?");
+    let mut flipped = bytes.clone();
+    flipped[40] ^= 0x10;
+    std::fs::write(&damaged, &flipped).unwrap();
+    assert_refused(dir.path(), &damaged, "the file is corrupt");
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/weights.bin");
+    std::fs::copy(weights, &damaged).unwrap();
+    assert_refused(dir.path(), &damaged, "not a training record file");
+}
