@@ -5,10 +5,12 @@
 //! The engine's layers depend one way: `board` (with `notation`, `symmetry`, `game`, `ggf`,
 //! `perft`) <- `eval`, `stability` <- `search` (with `tt`) <- `engine` <- `play` (with `timeman`,
 //! `report`, `book`, `opening`) <- `gtp`, `nboard` (the front ends, which the binary chooses
-//! from the first line of input); `io`, the line reader and writer, is a leaf that everything may use.
+//! from the first line of input); `io`, the line reader and writer, is a leaf that everything may use;
+//! so is `datafile`, what the data files (weights, book, training records) share.
 
 pub mod board;
 pub mod book;
+pub mod datafile;
 pub mod engine;
 pub mod eval;
 pub mod game;

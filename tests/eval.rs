@@ -4,10 +4,11 @@
 //! evaluation.
 
 use oxello::board::{flips, neighbours, Board, Squares};
+use oxello::datafile::{checksum, FrameError};
 use oxello::eval::patterns::{
     after_move, carried, indices, offset_indices, Shape, INSTANCES, OFFSETS, SHAPES,
 };
-use oxello::eval::weights::{checksum, Weights, WeightsError, PHASES, WEIGHTS_PER_PHASE};
+use oxello::eval::weights::{Weights, WeightsError, PHASES, WEIGHTS_PER_PHASE};
 use oxello::eval::{evaluate, Children};
 use oxello::stability::stable_discs;
 use oxello::symmetry::transform_square;
@@ -115,20 +116,26 @@ fn a_weights_file_round_trips_and_every_corruption_is_named() {
     flipped[1000] ^= 1;
     assert!(matches!(
         Weights::from_bytes(&flipped),
-        Err(WeightsError::Checksum { .. })
+        Err(WeightsError::Frame(FrameError::Checksum { .. }))
     ));
     assert!(matches!(
         Weights::from_bytes(&good[..good.len() - 2]),
-        Err(WeightsError::Length { .. })
+        Err(WeightsError::Frame(FrameError::Length { .. }))
     ));
     let mut magic = good.clone();
     magic[0] = b'X';
-    assert_eq!(Weights::from_bytes(&magic).err(), Some(WeightsError::Magic));
+    assert_eq!(
+        Weights::from_bytes(&magic).err(),
+        Some(WeightsError::Frame(FrameError::Magic))
+    );
     let mut version = good.clone();
     version[8] = 9;
     assert_eq!(
         Weights::from_bytes(&version).err(),
-        Some(WeightsError::Version(9))
+        Some(WeightsError::Frame(FrameError::Version {
+            found: 9,
+            expected: 1
+        }))
     );
     let mut set = good.clone();
     set[12] = 1;
@@ -138,7 +145,7 @@ fn a_weights_file_round_trips_and_every_corruption_is_named() {
     );
     assert_eq!(
         Weights::from_bytes(&good[..10]).err(),
-        Some(WeightsError::TooShort(10))
+        Some(WeightsError::Frame(FrameError::TooShort(10)))
     );
 }
 

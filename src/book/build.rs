@@ -15,7 +15,7 @@ use super::file::BookError;
 use super::jobs::Jobs;
 use super::store::{successor, Book, Key};
 use crate::board::Board;
-use crate::eval::weights::checksum;
+use crate::datafile::checksum;
 use std::collections::BTreeSet;
 use std::fmt;
 

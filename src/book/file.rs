@@ -18,7 +18,7 @@
 //! a whole book. Reading refuses a foreign, truncated or corrupt file with a [`BookError`].
 
 use super::store::{Book, Depth, Entry, Key, Scored};
-use crate::eval::weights::checksum;
+use crate::datafile::{checksum, Frame, FrameError};
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -39,41 +39,17 @@ pub enum BookError {
         path: PathBuf,
         error: std::io::Error,
     },
-    TooShort(usize),
-    Magic,
-    Version(u32),
-    Length {
-        expected: u64,
-        found: usize,
-    },
-    Checksum {
-        stored: u64,
-        computed: u64,
-    },
+    /// The header, or the body's length or checksum.
+    Frame(FrameError),
     /// The body does not hold the header's positions, well formed and in key order.
-    Record {
-        index: usize,
-        what: &'static str,
-    },
+    Record { index: usize, what: &'static str },
 }
 
 impl fmt::Display for BookError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BookError::Io { path, error } => write!(f, "{}: {error}", path.display()),
-            BookError::TooShort(n) => write!(f, "{n} bytes is too short for a book file"),
-            BookError::Magic => f.write_str("not an Oxello book file (bad magic)"),
-            BookError::Version(v) => {
-                write!(f, "book format version {v}; this build reads version {VERSION}")
-            }
-            BookError::Length { expected, found } => write!(
-                f,
-                "body of {found} bytes, the header says {expected}: the file is truncated"
-            ),
-            BookError::Checksum { stored, computed } => write!(
-                f,
-                "checksum {computed:016x} does not match the header's {stored:016x}: the file is corrupt"
-            ),
+            BookError::Frame(e) => e.describe("book", f),
             BookError::Record { index, what } => {
                 write!(f, "position {index}: {what}: the file is corrupt")
             }
@@ -82,6 +58,12 @@ impl fmt::Display for BookError {
 }
 
 impl std::error::Error for BookError {}
+
+impl From<FrameError> for BookError {
+    fn from(e: FrameError) -> BookError {
+        BookError::Frame(e)
+    }
+}
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> BookError + '_ {
     move |error| BookError::Io {
@@ -172,34 +154,10 @@ impl Book {
 
 /// The header's position count and evaluation id, and the body once its length and
 /// checksum are right.
-fn header(bytes: &[u8]) -> Result<(usize, u64, &[u8]), BookError> {
-    if bytes.len() < HEADER_BYTES {
-        return Err(BookError::TooShort(bytes.len()));
-    }
-    if &bytes[..8] != MAGIC {
-        return Err(BookError::Magic);
-    }
-    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
-    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if version != VERSION {
-        return Err(BookError::Version(version));
-    }
-    let count = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
-    let body = &bytes[HEADER_BYTES..];
-    if word(24) != body.len() as u64 {
-        return Err(BookError::Length {
-            expected: word(24),
-            found: body.len(),
-        });
-    }
-    let computed = checksum(body);
-    if word(32) != computed {
-        return Err(BookError::Checksum {
-            stored: word(32),
-            computed,
-        });
-    }
-    Ok((count, word(16), body))
+fn header(bytes: &[u8]) -> Result<(usize, u64, &[u8]), FrameError> {
+    let frame = Frame::open(bytes, MAGIC, VERSION, HEADER_BYTES)?;
+    let body = frame.payload(frame.u64_at(24), frame.u64_at(32))?;
+    Ok((frame.u32_at(12) as usize, frame.u64_at(16), body))
 }
 
 fn encode(out: &mut Vec<u8>, key: &Key, entry: &Entry) {
@@ -297,20 +255,23 @@ mod tests {
     fn damaged_files_are_refused_with_their_reason() {
         let bytes = small_book().to_bytes();
         let err = |b: &[u8]| Book::from_bytes(b).unwrap_err();
-        assert!(matches!(err(&bytes[..10]), BookError::TooShort(10)));
-        assert!(matches!(
-            err(&bytes[..bytes.len() - 1]),
-            BookError::Length { .. }
-        ));
+        let frame = |b: &[u8]| match err(b) {
+            BookError::Frame(e) => e,
+            e => panic!("not a frame error: {e}"),
+        };
+        assert_eq!(frame(&bytes[..10]), FrameError::TooShort(10));
+        let short = frame(&bytes[..bytes.len() - 1]);
+        assert!(matches!(short, FrameError::Length { .. }));
         let mut flipped = bytes.clone();
         *flipped.last_mut().unwrap() ^= 1;
-        assert!(matches!(err(&flipped), BookError::Checksum { .. }));
+        assert!(matches!(frame(&flipped), FrameError::Checksum { .. }));
         let mut foreign = bytes.clone();
         foreign[..8].copy_from_slice(b"OXEVAL\r\n");
-        assert!(matches!(err(&foreign), BookError::Magic));
+        assert_eq!(frame(&foreign), FrameError::Magic);
         let mut future = bytes.clone();
         future[8] = 2;
-        assert!(matches!(err(&future), BookError::Version(2)));
+        let version = frame(&future);
+        assert!(matches!(version, FrameError::Version { found: 2, .. }));
     }
 
     #[test]

@@ -17,6 +17,7 @@
 //! one from nothing).
 
 use super::patterns::PHASE_WEIGHTS;
+use crate::datafile::{checksum, Frame, FrameError};
 use std::fmt;
 
 pub const MAGIC: &[u8; 8] = b"OXEVAL\r\n";
@@ -37,23 +38,19 @@ const HEADER_BYTES: usize = 32;
 /// Why a weights file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WeightsError {
-    TooShort(usize),
-    Magic,
-    Version(u32),
+    /// The header, or the payload's length or checksum.
+    Frame(FrameError),
     FeatureSet(u32),
-    Shape { phases: u32, per_phase: u32 },
-    Length { expected: usize, found: usize },
-    Checksum { stored: u64, computed: u64 },
+    Shape {
+        phases: u32,
+        per_phase: u32,
+    },
 }
 
 impl fmt::Display for WeightsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            WeightsError::TooShort(n) => write!(f, "{n} bytes is too short for a weights file"),
-            WeightsError::Magic => f.write_str("not an Oxello weights file (bad magic)"),
-            WeightsError::Version(v) => {
-                write!(f, "format version {v}; this build reads version {VERSION}")
-            }
+            WeightsError::Frame(e) => e.describe("weights", f),
             WeightsError::FeatureSet(id) => {
                 write!(f, "feature set {id}; this build uses feature set {FEATURE_SET}")
             }
@@ -61,24 +58,16 @@ impl fmt::Display for WeightsError {
                 f,
                 "{phases} phases of {per_phase} weights; this build needs {PHASES} of {WEIGHTS_PER_PHASE}"
             ),
-            WeightsError::Length { expected, found } => {
-                write!(f, "payload of {found} bytes, expected {expected}: truncated?")
-            }
-            WeightsError::Checksum { stored, computed } => write!(
-                f,
-                "checksum {computed:016x} does not match the header's {stored:016x}: the file is corrupt"
-            ),
         }
     }
 }
 
 impl std::error::Error for WeightsError {}
 
-/// FNV-1a, 64 bits.
-pub fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
-    })
+impl From<FrameError> for WeightsError {
+    fn from(e: FrameError) -> WeightsError {
+        WeightsError::Frame(e)
+    }
 }
 
 /// Validated weights, `WEIGHTS_PER_PHASE` per phase.
@@ -87,44 +76,20 @@ pub struct Weights {
     checksum: u64,
 }
 
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
-}
-
 impl Weights {
     /// Reads and checks a weights file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
-        if bytes.len() < HEADER_BYTES {
-            return Err(WeightsError::TooShort(bytes.len()));
-        }
-        if &bytes[..8] != MAGIC {
-            return Err(WeightsError::Magic);
-        }
-        match u32_at(bytes, 8) {
-            VERSION => {}
-            v => return Err(WeightsError::Version(v)),
-        }
-        match u32_at(bytes, 12) {
+        let frame = Frame::open(bytes, MAGIC, VERSION, HEADER_BYTES)?;
+        match frame.u32_at(12) {
             FEATURE_SET => {}
             id => return Err(WeightsError::FeatureSet(id)),
         }
-        let (phases, per_phase) = (u32_at(bytes, 16), u32_at(bytes, 20));
+        let (phases, per_phase) = (frame.u32_at(16), frame.u32_at(20));
         if (phases as usize, per_phase as usize) != (PHASES, WEIGHTS_PER_PHASE) {
             return Err(WeightsError::Shape { phases, per_phase });
         }
-        let payload = &bytes[HEADER_BYTES..];
-        let expected = PHASES * WEIGHTS_PER_PHASE * 2;
-        if payload.len() != expected {
-            return Err(WeightsError::Length {
-                expected,
-                found: payload.len(),
-            });
-        }
-        let stored = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
-        let computed = checksum(payload);
-        if stored != computed {
-            return Err(WeightsError::Checksum { stored, computed });
-        }
+        let stored = frame.u64_at(24);
+        let payload = frame.payload((PHASES * WEIGHTS_PER_PHASE * 2) as u64, stored)?;
         let values = payload
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))

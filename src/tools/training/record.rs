@@ -50,7 +50,7 @@
 
 use crate::tools::files::write_atomically;
 use oxello::board::{Board, Color, Position};
-use oxello::eval::weights::checksum;
+use oxello::datafile::{checksum, Frame, FrameError};
 use oxello::notation::{format_position, parse_position, ParseError};
 use oxello::symmetry::canonical;
 use std::fmt;
@@ -103,17 +103,9 @@ pub fn key(pos: &Position) -> (u64, u64) {
 pub enum RecordError {
     /// Neither the binary magic nor text.
     Foreign,
-    TooShort(usize),
-    Version(u32),
+    /// The binary header, or the records' length or checksum.
+    Frame(FrameError),
     RecordSize(u32),
-    Length {
-        expected: u64,
-        found: usize,
-    },
-    Checksum {
-        stored: u64,
-        computed: u64,
-    },
     /// A binary record that is not a position and score (numbered from 0).
     Record {
         index: usize,
@@ -126,22 +118,13 @@ pub enum RecordError {
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RecordError::Foreign => f.write_str("not a training record file (neither binary nor text)"),
-            RecordError::TooShort(n) => write!(f, "{n} bytes is too short for a binary record file"),
-            RecordError::Version(v) => {
-                write!(f, "record format version {v}; this build reads version {VERSION}")
+            RecordError::Foreign => {
+                f.write_str("not a training record file (neither binary nor text)")
             }
+            RecordError::Frame(e) => e.describe("binary record", f),
             RecordError::RecordSize(n) => {
                 write!(f, "records of {n} bytes; this build reads {RECORD_BYTES}")
             }
-            RecordError::Length { expected, found } => write!(
-                f,
-                "{found} bytes of records, the header promises {expected}: truncated?"
-            ),
-            RecordError::Checksum { stored, computed } => write!(
-                f,
-                "checksum {computed:016x} does not match the header's {stored:016x}: the file is corrupt"
-            ),
             RecordError::Record { index, what } => write!(f, "record {index}: {what}"),
             RecordError::Text(e) => e.fmt(f),
         }
@@ -149,6 +132,12 @@ impl fmt::Display for RecordError {
 }
 
 impl std::error::Error for RecordError {}
+
+impl From<FrameError> for RecordError {
+    fn from(e: FrameError) -> RecordError {
+        RecordError::Frame(e)
+    }
+}
 
 impl fmt::Display for Record {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -277,29 +266,13 @@ fn from_binary(bytes: &[u8]) -> Result<Vec<Record>, RecordError> {
 
 /// The records' bytes of a binary file whose header holds.
 fn checked_body(bytes: &[u8]) -> Result<&[u8], RecordError> {
-    if bytes.len() < HEADER_BYTES {
-        return Err(RecordError::TooShort(bytes.len()));
-    }
-    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
-    let long = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
-    let (version, size) = (word(8), word(12));
-    if version != VERSION {
-        return Err(RecordError::Version(version));
-    }
+    let frame = Frame::open(bytes, MAGIC, VERSION, HEADER_BYTES)?;
+    let size = frame.u32_at(12);
     if size as usize != RECORD_BYTES {
         return Err(RecordError::RecordSize(size));
     }
-    let body = &bytes[HEADER_BYTES..];
-    let expected = long(16).saturating_mul(RECORD_BYTES as u64);
-    if expected != body.len() as u64 {
-        let found = body.len();
-        return Err(RecordError::Length { expected, found });
-    }
-    let (stored, computed) = (long(24), checksum(body));
-    if stored != computed {
-        return Err(RecordError::Checksum { stored, computed });
-    }
-    Ok(body)
+    let expected = frame.u64_at(16).saturating_mul(RECORD_BYTES as u64);
+    Ok(frame.payload(expected, frame.u64_at(24))?)
 }
 
 fn decode(chunk: &[u8]) -> Result<Record, &'static str> {
@@ -397,14 +370,19 @@ mod tests {
     #[test]
     fn damaged_or_foreign_files_are_refused_with_their_reason() {
         let bytes = to_binary(&records());
-        assert!(matches!(err(&bytes[..5]), RecordError::TooShort(5)));
-        assert!(matches!(err(&bytes[..40]), RecordError::Length { .. }));
+        let frame = |b: &[u8]| match err(b) {
+            RecordError::Frame(e) => e,
+            e => panic!("not a frame error: {e}"),
+        };
+        assert_eq!(frame(&bytes[..5]), FrameError::TooShort(5));
+        assert!(matches!(frame(&bytes[..40]), FrameError::Length { .. }));
         let mut flipped = bytes.clone();
         flipped[HEADER_BYTES + 3] ^= 1;
-        assert!(matches!(err(&flipped), RecordError::Checksum { .. }));
+        assert!(matches!(frame(&flipped), FrameError::Checksum { .. }));
         let mut future = bytes.clone();
         future[8] = 2;
-        assert!(matches!(err(&future), RecordError::Version(2)));
+        let version = frame(&future);
+        assert!(matches!(version, FrameError::Version { found: 2, .. }));
         let mut wide = bytes.clone();
         wide[12] = 24;
         assert!(matches!(err(&wide), RecordError::RecordSize(24)));

@@ -1,0 +1,183 @@
+//! What the engine's data files share: the FNV-1a checksum of the payload and the errors of
+//! the frame around it.
+//!
+//! The weights (`eval::weights`), the book (`book::file`) and the binary training records (in
+//! the binary's `tools::training::record`) each frame a payload the same way: a fixed header
+//! that starts with an 8-byte magic and a little-endian u32 format version and holds the
+//! payload's length (or what makes it) and checksum, then the payload. [`Frame::open`] checks
+//! the header's length, magic and version; each format checks its own fields; then
+//! [`Frame::payload`] checks the payload's length and checksum. Each format's error wraps a
+//! [`FrameError`] and names its kind of file in the message.
+
+use std::fmt;
+
+/// The header's bytes before the version field: the magic.
+const MAGIC_BYTES: usize = 8;
+
+/// FNV-1a, 64 bits.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+    })
+}
+
+/// What is wrong with a data file's frame: its header, or its payload's length or checksum.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FrameError {
+    /// The file's size: less than a header.
+    TooShort(usize),
+    /// The file does not start with the format's magic.
+    Magic,
+    Version {
+        found: u32,
+        expected: u32,
+    },
+    /// The payload's size is not the one the header gives.
+    Length {
+        expected: u64,
+        found: usize,
+    },
+    Checksum {
+        stored: u64,
+        computed: u64,
+    },
+}
+
+impl FrameError {
+    /// Writes the error of a `file` file ("book", "weights", ...).
+    pub fn describe(&self, file: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            FrameError::TooShort(n) => write!(f, "{n} bytes is too short for a {file} file"),
+            FrameError::Magic => write!(f, "not an Oxello {file} file (bad magic)"),
+            FrameError::Version { found, expected } => write!(
+                f,
+                "{file} format version {found}; this build reads version {expected}"
+            ),
+            FrameError::Length { expected, found } => write!(
+                f,
+                "payload of {found} bytes, the header says {expected}: truncated?"
+            ),
+            FrameError::Checksum { stored, computed } => write!(
+                f,
+                "checksum {computed:016x} does not match the header's {stored:016x}: the file is corrupt"
+            ),
+        }
+    }
+}
+
+/// A data file whose header has the right size, magic and version: the header's fields, and
+/// the payload after it.
+pub struct Frame<'a> {
+    header: &'a [u8],
+    payload: &'a [u8],
+}
+
+impl<'a> Frame<'a> {
+    /// Splits `bytes` after a header of `header_bytes` (at least 12), once the header starts
+    /// with `magic` and then `version`.
+    pub fn open(
+        bytes: &'a [u8],
+        magic: &[u8; MAGIC_BYTES],
+        version: u32,
+        header_bytes: usize,
+    ) -> Result<Frame<'a>, FrameError> {
+        if bytes.len() < header_bytes {
+            return Err(FrameError::TooShort(bytes.len()));
+        }
+        let (header, payload) = bytes.split_at(header_bytes);
+        if !header.starts_with(magic) {
+            return Err(FrameError::Magic);
+        }
+        let frame = Frame { header, payload };
+        match frame.u32_at(MAGIC_BYTES) {
+            found if found != version => Err(FrameError::Version {
+                found,
+                expected: version,
+            }),
+            _ => Ok(frame),
+        }
+    }
+
+    /// The header's little-endian u32 at `at`.
+    pub fn u32_at(&self, at: usize) -> u32 {
+        u32::from_le_bytes(self.field(at))
+    }
+
+    /// The header's little-endian u64 at `at`.
+    pub fn u64_at(&self, at: usize) -> u64 {
+        u64::from_le_bytes(self.field(at))
+    }
+
+    fn field<const N: usize>(&self, at: usize) -> [u8; N] {
+        self.header[at..at + N]
+            .try_into()
+            .expect("a field of the header")
+    }
+
+    /// The payload, once it is `expected` bytes long and its checksum is `stored`.
+    pub fn payload(&self, expected: u64, stored: u64) -> Result<&'a [u8], FrameError> {
+        let found = self.payload.len();
+        if found as u64 != expected {
+            return Err(FrameError::Length { expected, found });
+        }
+        let computed = checksum(self.payload);
+        if computed != stored {
+            return Err(FrameError::Checksum { stored, computed });
+        }
+        Ok(self.payload)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MAGIC: &[u8; 8] = b"OXTEST\r\n";
+
+    /// A file of a 28-byte header (magic, version 1, payload length, checksum), then `payload`.
+    fn file(payload: &[u8]) -> Vec<u8> {
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&1u32.to_le_bytes());
+        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&checksum(payload).to_le_bytes());
+        bytes.extend_from_slice(payload);
+        bytes
+    }
+
+    fn payload(bytes: &[u8]) -> Result<&[u8], FrameError> {
+        let frame = Frame::open(bytes, MAGIC, 1, 28)?;
+        frame.payload(frame.u64_at(12), frame.u64_at(20))
+    }
+
+    #[test]
+    fn fnv1a_of_known_strings() {
+        assert_eq!(checksum(b""), 0xCBF2_9CE4_8422_2325);
+        assert_eq!(checksum(b"a"), 0xAF63_DC4C_8601_EC8C);
+    }
+
+    #[test]
+    fn a_frame_gives_back_its_payload_or_what_is_wrong() {
+        let bytes = file(b"payload");
+        assert_eq!(payload(&bytes), Ok(&b"payload"[..]));
+        assert_eq!(payload(&bytes[..20]), Err(FrameError::TooShort(20)));
+        let found = bytes.len() - 29;
+        let short = payload(&bytes[..bytes.len() - 1]);
+        assert_eq!(short, Err(FrameError::Length { expected: 7, found }));
+        let mut flipped = bytes.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        assert!(matches!(
+            payload(&flipped),
+            Err(FrameError::Checksum { .. })
+        ));
+        let mut foreign = bytes.clone();
+        foreign[0] = b'X';
+        assert_eq!(payload(&foreign), Err(FrameError::Magic));
+        let mut future = bytes;
+        future[8] = 2;
+        let version = FrameError::Version {
+            found: 2,
+            expected: 1,
+        };
+        assert_eq!(payload(&future), Err(version));
+    }
+}
