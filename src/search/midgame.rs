@@ -10,14 +10,11 @@
 
 use super::endgame::levels::MIDGAME_PROBCUT_LEVEL;
 use super::movelist::MoveList;
-use super::node::{NodeKind, Searcher, INFINITY};
+use super::node::{NodeKind, Searcher, INFINITY, MAX_SCORE};
 use super::probcut::{midgame_shallow_depth, MIDGAME_MARGIN, MIDGAME_MIN_DEPTH, MIDGAME_MODEL};
 use crate::board::{flips, Board, Squares};
 use crate::eval::{evaluate, Children, DISC};
 use crate::tt::NO_MOVE;
-
-/// A ProbCut bound this far out can never be passed: a wipe-out.
-const MAX_BOUND: i32 = 64 * DISC;
 
 /// The shallowest midgame node whose moves are shared among threads.
 const SPLIT_DEPTH: i32 = 4;
@@ -133,11 +130,11 @@ impl Searcher<'_> {
         let margin = MIDGAME_MARGIN * sigma / 10;
         let beta = alpha + 1;
         let high = beta + margin;
-        if high < MAX_BOUND && self.nws(b, shallow as i32, high - 1) >= high {
+        if high < MAX_SCORE && self.nws(b, shallow as i32, high - 1) >= high {
             return Some(beta);
         }
         let low = alpha - margin;
-        if low > -MAX_BOUND && self.nws(b, shallow as i32, low) <= low {
+        if low > -MAX_SCORE && self.nws(b, shallow as i32, low) <= low {
             return Some(alpha);
         }
         None

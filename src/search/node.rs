@@ -18,6 +18,9 @@ use std::time::Instant;
 /// Bound above any score.
 pub(crate) const INFINITY: i32 = 65 * DISC;
 
+/// The best score there is, a wipe-out: no window or bound needs to reach past it.
+pub(crate) const MAX_SCORE: i32 = 64 * DISC;
+
 /// How the move loop searches the children of a node, scores from the node's side. A split
 /// point keeps its node's kind for the threads that join it.
 pub(crate) trait NodeKind: Send + Sync {

@@ -3,16 +3,12 @@
 //! iteration is either a midgame search or an endgame solve: this is the one place where the
 //! search hands over from the midgame to the endgame.
 
-use super::endgame::levels::{endgame_levels, EXACT_LEVEL, MIDGAME_PROBCUT_LEVEL};
+use super::endgame::levels::{endgame_levels, midgame_level, EXACT_LEVEL};
 use super::limits::{Limits, Line, Report};
-use super::node::{Searcher, INFINITY};
+use super::node::{Searcher, INFINITY, MAX_SCORE};
 use crate::board::{flips, Board, Squares};
 use crate::eval::{evaluate, DISC};
 use std::time::{Duration, Instant};
-
-/// The best score there is (a wipe-out); the root's window never reaches past it, so that a
-/// move proven to get it ends the search of the others.
-const MAX_SCORE: i32 = 64 * DISC;
 
 /// A midgame iteration this deep orders the root of an endgame solve as well as deeper ones
 /// would; the endgame's selective passes do the rest.
@@ -79,6 +75,9 @@ impl Searcher<'_> {
         // at most twice that depth, or that depth orders the endgame's first moves well enough
         // (or the next iteration would reach the end anyway).
         let mut completed = 0;
+        // Midgame iterations cut by Multi-ProbCut, or not; the final solve (always the last
+        // iteration) sets its own levels.
+        self.level = midgame_level(limits.probcut);
         loop {
             let solvable = limits.exact_empties.is_none_or(|e| empties <= e);
             // Without a fixed depth, a solve small enough to finish here starts once the
@@ -96,11 +95,6 @@ impl Searcher<'_> {
                 self.root_endgame(board, &mut root, lines, limits.wld, report.score)
             } else {
                 let depth = completed as i32 + 1;
-                self.level = if limits.probcut {
-                    MIDGAME_PROBCUT_LEVEL
-                } else {
-                    EXACT_LEVEL
-                };
                 // The first iterations' scores swing too much to aim a window with.
                 let guess = (depth > 2).then_some(report.score);
                 self.root_aspiration(board, &mut root, lines, guess, |s, b, a, be| {

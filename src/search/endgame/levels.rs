@@ -8,9 +8,17 @@ const LEVELS: u8 = 4;
 pub(crate) const EXACT_LEVEL: u8 = LEVELS - 1;
 
 /// The level of a midgame iteration that cuts by Multi-ProbCut (see `midgame`). The endgame's
-/// shallow searches run at its own levels, so they never cut that way; a midgame iteration
-/// without ProbCut runs at the exact level.
+/// shallow searches run at its own levels, so they never cut that way.
 pub(crate) const MIDGAME_PROBCUT_LEVEL: u8 = LEVELS;
+
+/// The level of a midgame iteration: with Multi-ProbCut or, without, the exact one.
+pub(crate) fn midgame_level(probcut: bool) -> u8 {
+    if probcut {
+        MIDGAME_PROBCUT_LEVEL
+    } else {
+        EXACT_LEVEL
+    }
+}
 
 /// ProbCut margins of the selective levels, in tenths of a standard deviation of the shallow
 /// search's error; the level after the last margin is exact.
