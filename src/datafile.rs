@@ -1,5 +1,5 @@
-//! What the engine's data files share: the FNV-1a checksum of the payload and the errors of
-//! the frame around it.
+//! What the engine's data files share: the FNV-1a checksum of the payload, the errors of the
+//! frame around it, and [`write_atomically`], which replaces a file whole or not at all.
 //!
 //! The weights (`eval::weights`), the book (`book::file`) and the binary training records (in
 //! the binary's `tools::training::record`) each frame a payload the same way: a fixed header
@@ -10,6 +10,8 @@
 //! [`FrameError`] and names its kind of file in the message.
 
 use std::fmt;
+use std::io::{self, Write};
+use std::path::Path;
 
 /// The header's bytes before the version field: the magic.
 const MAGIC_BYTES: usize = 8;
@@ -128,6 +130,34 @@ impl<'a> Frame<'a> {
     }
 }
 
+/// Writes `bytes` to `path` by way of a temporary file beside it, synced and then renamed over
+/// `path`, so that neither a reader nor a crash ever sees half a file (the directory is synced
+/// too, so the rename itself reaches the disk). The temporary's name carries the process id,
+/// so two processes writing one file never share it. On an error `path` is left as it was and
+/// the temporary file is removed.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?
+        .to_os_string();
+    name.push(format!(".tmp{}", std::process::id()));
+    let temporary = path.with_file_name(name);
+    let written = std::fs::File::create(&temporary).and_then(|mut file| {
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, path)
+    });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+        return written;
+    }
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Ok(dir) = std::fs::File::open(dir.unwrap_or(Path::new("."))) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,5 +209,38 @@ mod tests {
             expected: 1,
         };
         assert_eq!(payload(&future), Err(version));
+    }
+
+    #[test]
+    fn a_file_is_replaced_whole_and_no_temporary_is_left() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.bin");
+        std::fs::write(&path, b"old contents, longer than the new").unwrap();
+        write_atomically(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["out.bin"]);
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_target_as_it_was_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing-dir").join("out.bin");
+        assert!(write_atomically(&missing, b"x").is_err());
+        assert!(!missing.exists());
+        // A directory in the way: the temporary is written, the rename fails.
+        let taken = dir.path().join("taken");
+        std::fs::create_dir(&taken).unwrap();
+        std::fs::write(taken.join("inside"), b"kept").unwrap();
+        assert!(write_atomically(&taken, b"x").is_err());
+        assert_eq!(std::fs::read(taken.join("inside")).unwrap(), b"kept");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["taken"]);
     }
 }

@@ -18,9 +18,8 @@
 //! a whole book. Reading refuses a foreign, truncated or corrupt file with a [`BookError`].
 
 use super::store::{Book, Depth, Entry, Key, Scored};
-use crate::datafile::{checksum, Frame, FrameError};
+use crate::datafile::{checksum, write_atomically, Frame, FrameError};
 use std::fmt;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub const MAGIC: &[u8; 8] = b"OXBOOK\r\n";
@@ -132,23 +131,9 @@ impl Book {
         }
     }
 
-    /// Writes the book to `path` atomically: a temporary file beside it, synced, then renamed.
+    /// Writes the book to `path` atomically (see [`write_atomically`]).
     pub fn save(&self, path: &Path) -> Result<(), BookError> {
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        let mut file = std::fs::File::create(&tmp).map_err(io_error(&tmp))?;
-        file.write_all(&self.to_bytes())
-            .and_then(|_| file.sync_all())
-            .map_err(io_error(&tmp))?;
-        drop(file);
-        std::fs::rename(&tmp, path).map_err(io_error(path))?;
-        // The rename itself reaches the disk with the directory.
-        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-        if let Ok(dir) = std::fs::File::open(dir.unwrap_or(Path::new("."))) {
-            let _ = dir.sync_all();
-        }
-        Ok(())
+        write_atomically(path, &self.to_bytes()).map_err(io_error(path))
     }
 }
 

@@ -8,8 +8,7 @@
 //!                   │     selfplay, data, train, accuracy; reports on stdout)
 //!                   ├─ bench          the fixed workload and its node signature
 //!                   ├─ match_runner   engine-vs-engine matches, refereed
-//!                   ├─ training       self-play records, their formats, merging, fitting
-//!                   └─ files          output files written whole (atomically)
+//!                   └─ training       self-play records, their formats, merging, fitting
 //!                           │
 //!                           ▼
 //!        the engine library `oxello`: board, eval, search, play, front ends
@@ -18,6 +17,5 @@
 pub mod batch;
 pub mod bench;
 pub mod cli;
-pub mod files;
 pub mod match_runner;
 pub mod training;

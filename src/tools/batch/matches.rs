@@ -1,13 +1,13 @@
 //! `oxello match`: its options, turned into the match runner's configuration, and the run.
 
 use crate::tools::cli::{threads_or_cores, MatchArgs};
-use crate::tools::files::write_atomically;
 use crate::tools::match_runner::config::{ClockSpec, EngineSpec, MatchConfig};
 use crate::tools::match_runner::openings::{load_openings, random_openings, Opening};
 use crate::tools::match_runner::scheduler::run_match as run_match_games;
 use crate::tools::match_runner::seat::check_engines;
 use crate::tools::match_runner::stats::Sprt;
 use crate::tools::match_runner::{record, summary};
+use oxello::datafile::write_atomically;
 use oxello::timeman::MAX_SECONDS;
 use std::process::ExitCode;
 use std::time::Duration;

@@ -4,11 +4,11 @@
 use crate::tools::cli::{
     hash_mib, threads_or_cores, AccuracyArgs, DataArgs, DataCommand, SelfplayArgs, TrainArgs,
 };
-use crate::tools::files::write_atomically;
 use crate::tools::training::merge::merge;
 use crate::tools::training::record::{is_binary_path, read_file, write_file, Label, Record};
 use crate::tools::training::{fit, selfplay};
 use oxello::board::Board;
+use oxello::datafile::write_atomically;
 use oxello::eval::evaluate;
 use oxello::eval::weights::{Weights, PHASE_WIDTH};
 use oxello::eval::DISC;

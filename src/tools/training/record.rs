@@ -48,8 +48,8 @@
 //! [`RecordError`]. `oxello selfplay` and `oxello data merge` write binary files sorted by
 //! [`Record::key`], one record per key (see [`super::merge`]).
 
-use crate::tools::files::write_atomically;
 use oxello::board::{Board, Color, Position};
+use oxello::datafile::write_atomically;
 use oxello::datafile::{checksum, Frame, FrameError};
 use oxello::notation::{format_position, parse_position, ParseError};
 use oxello::symmetry::canonical;
