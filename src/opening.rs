@@ -104,20 +104,7 @@ impl fmt::Display for LearnError {
 /// The depth a search reaches at `empties` with a fixed depth `plies` (Edax's levels: exact
 /// from `2 * plies` empties).
 pub fn level_depth(plies: u32, empties: u32) -> Depth {
-    if empties <= 2 * plies {
-        Depth::Exact
-    } else {
-        Depth::Plies(plies.min(u32::from(u8::MAX)) as u8)
-    }
-}
-
-/// The depth a search reported.
-pub fn searched_depth(depth: u32, exact: bool) -> Depth {
-    if exact {
-        Depth::Exact
-    } else {
-        Depth::Plies(depth.min(u32::from(u8::MAX)) as u8)
-    }
+    Depth::searched(plies, empties <= 2 * plies)
 }
 
 /// How deep a book move must be to be played at `empties`: with a fixed depth, what that

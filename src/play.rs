@@ -242,7 +242,7 @@ impl Play {
         }
         self.last_search = Some((
             board.empty_count(),
-            opening::searched_depth(report.depth, report.exact || report.wld),
+            Depth::searched(report.depth, report.exact || report.wld),
         ));
         Ok(Choice {
             square: report.best_move().or_else(|| Squares(moves).next()),

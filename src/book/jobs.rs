@@ -32,11 +32,7 @@ pub fn search_position(
         ..Limits::default()
     };
     let report = search(tt, stop, &board, &limits, |_| {});
-    let depth = if report.exact {
-        Depth::Exact
-    } else {
-        Depth::Plies(report.depth.min(254) as u8)
-    };
+    let depth = Depth::searched(report.depth, report.exact);
     let scores = report
         .lines
         .iter()

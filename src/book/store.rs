@@ -81,6 +81,18 @@ pub enum Depth {
 }
 
 impl Depth {
+    /// The deepest midgame search a depth holds: the book file keeps 255 for exact.
+    pub const MAX_PLIES: u8 = 254;
+
+    /// The depth of a search that reached `plies` plies, or the end when `exact`.
+    pub fn searched(plies: u32, exact: bool) -> Depth {
+        if exact {
+            Depth::Exact
+        } else {
+            Depth::Plies(plies.min(u32::from(Depth::MAX_PLIES)) as u8)
+        }
+    }
+
     /// Whether a search of this depth is worth at least a `plies`-ply one.
     pub fn covers(self, plies: u32) -> bool {
         match self {
@@ -301,8 +313,8 @@ impl Book {
         moves.get(rng.below(close)).copied()
     }
 
-    /// Adds every entry of `other`, keeping the deeper search where both have a position,
-    /// then negamaxes.
+    /// Adds every entry of `other`, keeping the deeper search where both have a position; call
+    /// [`Book::negamax`] after the last merge.
     pub fn merge(&mut self, other: Book) {
         for (key, entry) in other.entries {
             match self.entries.get(&key) {
@@ -312,7 +324,6 @@ impl Book {
                 }
             }
         }
-        self.negamax();
     }
 
     /// Checks every entry: its key is canonical, its moves are exactly the legal ones, and
@@ -490,6 +501,8 @@ mod tests {
         let (mut a, mut b) = (shallow.clone(), deep.clone());
         a.merge(deep.clone());
         b.merge(shallow);
+        a.negamax();
+        b.negamax();
         assert_eq!(a, b);
         assert_eq!(a.get(&root).unwrap().depth, Depth::Plies(9));
     }
