@@ -6,7 +6,7 @@
 //! that starts with an 8-byte magic and a little-endian u32 format version and holds the
 //! payload's length (or what makes it) and checksum, then the payload. [`Frame::open`] checks
 //! the header's length, magic and version; each format checks its own fields; then
-//! [`Frame::payload`] checks the payload's length and checksum. Each format's error wraps a
+//! [`Frame::payload`] checks the payload's length and checksum. [`frame`] writes them all. Each format's error wraps a
 //! [`FrameError`] and names its kind of file in the message.
 
 use std::fmt;
@@ -65,6 +65,30 @@ impl FrameError {
             ),
         }
     }
+}
+
+/// A field of a header after its version, written little-endian by [`frame`].
+#[derive(Copy, Clone, Debug)]
+pub enum Field {
+    U32(u32),
+    U64(u64),
+}
+
+/// A data file's bytes, as [`Frame`] reads them back: `magic`, `version`, the format's
+/// `fields`, the payload's checksum (the header's last field), then the payload.
+pub fn frame(magic: &[u8; MAGIC_BYTES], version: u32, fields: &[Field], payload: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(MAGIC_BYTES + 12 + 8 * fields.len() + payload.len());
+    bytes.extend_from_slice(magic);
+    bytes.extend_from_slice(&version.to_le_bytes());
+    for field in fields {
+        match *field {
+            Field::U32(value) => bytes.extend_from_slice(&value.to_le_bytes()),
+            Field::U64(value) => bytes.extend_from_slice(&value.to_le_bytes()),
+        }
+    }
+    bytes.extend_from_slice(&checksum(payload).to_le_bytes());
+    bytes.extend_from_slice(payload);
+    bytes
 }
 
 /// A data file whose header has the right size, magic and version: the header's fields, and
@@ -183,6 +207,12 @@ mod tests {
     fn fnv1a_of_known_strings() {
         assert_eq!(checksum(b""), 0xCBF2_9CE4_8422_2325);
         assert_eq!(checksum(b"a"), 0xAF63_DC4C_8601_EC8C);
+    }
+
+    #[test]
+    fn frame_lays_out_magic_version_fields_checksum_and_payload() {
+        let fields = [Field::U64(7)];
+        assert_eq!(frame(MAGIC, 1, &fields, b"payload"), file(b"payload"));
     }
 
     #[test]

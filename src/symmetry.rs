@@ -60,8 +60,54 @@ pub const fn transform_square(sq: u32, s: usize) -> u32 {
 
 /// The symmetric form with the smallest (player, opponent): equal for all 8 images of a board.
 pub fn canonical(b: &Board) -> Board {
+    orient(b).0
+}
+
+/// The canonical form of `b` (see [`canonical`]) and the symmetry that maps `b` onto it.
+pub fn orient(b: &Board) -> (Board, usize) {
     (0..8)
-        .map(|s| transform_board(b, s))
-        .min_by_key(|t| (t.player, t.opponent))
-        .unwrap_or(*b)
+        .map(|s| (transform_board(b, s), s))
+        .min_by_key(|(t, _)| (t.player, t.opponent))
+        .unwrap_or((*b, 0))
+}
+
+/// The symmetry that undoes `s`: mirrors are their own inverses; a transposition followed by
+/// mirrors is undone by the mirrors first, and a mirror of rows before a transposition is a
+/// mirror of files after it, so the two mirror bits trade places.
+pub const fn inverse(s: usize) -> usize {
+    if s & 4 == 0 {
+        s
+    } else {
+        4 | ((s & 1) << 1) | ((s >> 1) & 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A board no symmetry maps onto itself.
+    const ASYMMETRIC: Board = Board {
+        player: 0x0000_0000_0000_0103,
+        opponent: 0x8000_0000_0000_0000,
+    };
+
+    #[test]
+    fn inverse_undoes_every_symmetry() {
+        for s in 0..8 {
+            let image = transform_board(&ASYMMETRIC, s);
+            assert_eq!(transform_board(&image, inverse(s)), ASYMMETRIC, "s = {s}");
+        }
+    }
+
+    #[test]
+    fn orient_maps_every_image_onto_one_canonical_board() {
+        let (canonical, _) = orient(&ASYMMETRIC);
+        for s in 0..8 {
+            let image = transform_board(&ASYMMETRIC, s);
+            let (c, t) = orient(&image);
+            assert_eq!(c, canonical);
+            assert_eq!(transform_board(&image, t), c);
+        }
+    }
 }

@@ -1,17 +1,14 @@
 //! `oxello bench`: its perft part against the published count, and its node signature, which
 //! changes only with the search (a commit that changes it says so and updates it here).
 
-use std::process::Command;
+mod common;
 
 /// The total search nodes of `oxello bench --threads 1`.
 const SIGNATURE: u64 = 85_374_738;
 
 #[test]
 fn bench_prints_the_expected_signature() {
-    let out = Command::new(env!("CARGO_BIN_EXE_oxello"))
-        .args(["bench", "--threads", "1"])
-        .output()
-        .expect("run oxello bench");
+    let out = common::run(&["bench", "--threads", "1"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     // Convention A at depth 11, from shared/data/perft.txt.

@@ -1,6 +1,9 @@
 //! The opening book: its library API (as the front ends use it) and `oxello book ...` run
 //! through the binary as a user would.
 
+mod common;
+use common::run as oxello;
+
 use oxello::board::{Board, Position};
 use oxello::book::learn::game_keys;
 use oxello::book::{build, Book, BuildConfig, Jobs, Key, Options};
@@ -9,15 +12,8 @@ use oxello::notation::format_position;
 use oxello::rng::Rng;
 use oxello::symmetry::{transform_board, transform_square};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn oxello(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_oxello"))
-        .args(args)
-        .output()
-        .expect("run oxello")
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -4,7 +4,8 @@
 //! `learn` into a named book, each checked against the book read by the library.
 
 mod common;
-use common::{Gtp, PATIENCE};
+use common::nboard::{ggf, NBoard};
+use common::Gtp;
 use oxello::board::{Board, Position};
 use oxello::book::{Book, BookMove, Depth, Key};
 use oxello::notation::{parse_square, parse_transcript, square_name};
@@ -153,11 +154,18 @@ fn after_a_deeper_clock_search_the_game_stays_out_of_the_book() {
     // Half a second reaches well past a book searched 4 plies deep.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("shallow.bin");
-    let built = Command::new(env!("CARGO_BIN_EXE_oxello"))
-        .args(["book", "build", path.to_str().unwrap(), "--plies", "3"])
-        .args(["--depth", "4", "--threads", "1"])
-        .output()
-        .unwrap();
+    let file = path.to_str().unwrap();
+    let built = common::run(&[
+        "book",
+        "build",
+        file,
+        "--plies",
+        "3",
+        "--depth",
+        "4",
+        "--threads",
+        "1",
+    ]);
     assert!(built.status.success(), "{built:?}");
     let script = "oxello-move_time 0.5\nplay b f5\noxello-book off\ngenmove w\noxello-book on\n\
                   genmove b\nclear_board\ngenmove b\n";
@@ -182,11 +190,7 @@ fn start_up_errors_are_clear() {
         let status = child.wait().unwrap();
         assert!(!status.success(), "{args:?} started");
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_oxello"))
-        .args(["--book", "no-such-book.bin"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let out = common::run(&["--book", "no-such-book.bin"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("book no-such-book.bin"));
 }
 
@@ -216,70 +220,33 @@ fn analyze_shows_book_moves_first() {
     assert!(!reply.contains("info book"), "{reply}");
 }
 
-struct NBoard {
-    child: std::process::Child,
-    stdin: std::process::ChildStdin,
-    lines: crossbeam_channel::Receiver<String>,
+/// An NBoard session past its handshake.
+fn nboard(args: &[&str]) -> NBoard {
+    let mut nboard = NBoard::start(args);
+    nboard.send("nboard 2");
+    nboard.until(|l| l.starts_with("set myname"));
+    nboard
 }
 
-impl NBoard {
-    fn start(args: &[&str]) -> NBoard {
-        let (child, stdin, lines) = common::spawn_with_lines(args, Stdio::null(), None);
-        let mut nboard = NBoard {
-            child,
-            stdin,
-            lines,
-        };
-        nboard.send("nboard 2");
-        nboard.until("set myname");
-        nboard
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first starting with `prefix`.
-    fn until(&self, prefix: &str) -> Vec<String> {
-        let mut seen = Vec::new();
-        loop {
-            let line = self.lines.recv_timeout(PATIENCE).expect("an answer");
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
-    }
-
-    fn set_game(&mut self, transcript: &str) {
-        let mut ggf = String::from("(;GM[Othello]PC[test]TY[8]BO[8 ");
-        ggf += "---------------------------O*------*O--------------------------- *]";
-        let moves = parse_transcript(transcript).unwrap();
-        for (i, sq) in moves.iter().enumerate() {
-            ggf += &format!("{}[{}]", if i % 2 == 0 { "B" } else { "W" }, upper(*sq));
-        }
-        self.send(&format!("set game {ggf};)"));
-    }
+/// Sets the game of `transcript` (passes written out where they fall).
+fn set_game(nboard: &mut NBoard, transcript: &str) {
+    nboard.send(&format!("set game {}", ggf(transcript, usize::MAX).0));
 }
 
-impl Drop for NBoard {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// Lines up to and including the first starting with `prefix`.
+fn until(nboard: &NBoard, prefix: &str) -> Vec<String> {
+    nboard.until(|l| l.starts_with(prefix))
 }
 
 #[test]
 fn nboard_hint_shows_book_moves() {
     let moves = shipped().moves(&board_after("f5d6"));
-    let mut nboard = NBoard::start(&["--threads", "1"]);
+    let mut nboard = nboard(&["--threads", "1"]);
     nboard.send("set depth 4");
-    nboard.set_game("f5d6");
+    set_game(&mut nboard, "f5d6");
     nboard.send("hint 3");
     nboard.send("ping 1");
-    let lines = nboard.until("pong 1");
+    let lines = until(&nboard, "pong 1");
     let book: Vec<&String> = lines.iter().filter(|l| l.starts_with("book ")).collect();
     let expected: Vec<String> = moves
         .iter()
@@ -309,10 +276,10 @@ fn nboard_learn_adds_the_game_to_the_named_book() {
     let path = dir.join("mine.book");
     Book::new(shipped().evaluation()).save(&path).unwrap();
     let game = "f5d6c3d3c4f4f6f3e6e7";
-    let mut nboard = NBoard::start(&["--threads", "1", "--book", path.to_str().unwrap()]);
-    nboard.set_game(game);
+    let mut nboard = nboard(&["--threads", "1", "--book", path.to_str().unwrap()]);
+    set_game(&mut nboard, game);
     nboard.send("learn");
-    let status = nboard.until("status").pop().unwrap();
+    let status = until(&nboard, "status").pop().unwrap();
     let boards = positions(game);
     assert!(
         status.starts_with(&format!("status learned the game: {} new", boards.len())),
@@ -324,11 +291,10 @@ fn nboard_learn_adds_the_game_to_the_named_book() {
         assert_eq!(entry.scores.len() as u32, board.moves().count_ones());
     }
     // The session plays from what it learnt: the book now knows the start position.
-    nboard.set_game("");
+    set_game(&mut nboard, "");
     nboard.send("hint 1");
     nboard.send("ping 2");
-    assert!(nboard
-        .until("pong 2")
+    assert!(until(&nboard, "pong 2")
         .iter()
         .any(|l| l.starts_with("book ")));
     std::fs::remove_dir_all(&dir).unwrap();
@@ -336,10 +302,10 @@ fn nboard_learn_adds_the_game_to_the_named_book() {
 
 #[test]
 fn nboard_learn_never_writes_the_shipped_book() {
-    let mut nboard = NBoard::start(&["--threads", "1"]);
-    nboard.set_game("f5d6");
+    let mut nboard = nboard(&["--threads", "1"]);
+    set_game(&mut nboard, "f5d6");
     nboard.send("learn");
-    let status = nboard.until("status").pop().unwrap();
+    let status = until(&nboard, "status").pop().unwrap();
     assert_eq!(
         status,
         "status the game was not learnt: no book file was named (start with --book FILE)"

@@ -1,14 +1,10 @@
 //! The batch subcommands, run through the binary as a user would.
 
-use std::process::{Command, Output};
-use tempfile::TempPath;
+mod common;
+use common::run as oxello;
 
-fn oxello(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_oxello"))
-        .args(args)
-        .output()
-        .expect("run oxello")
-}
+use std::process::Command;
+use tempfile::TempPath;
 
 /// Random-game position 8 of `random22.obf` (value -30): Edax names F2, Oxello finds A8,
 /// which ties.

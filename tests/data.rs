@@ -2,15 +2,10 @@
 //! merge` (shards merged equal one run, byte for byte), `oxello data convert` (text to binary
 //! to text gives the text back), and damaged binary files refused by every reader.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
+use common::run as oxello;
 
-fn oxello(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_oxello"))
-        .args(args)
-        .output()
-        .expect("run oxello")
-}
+use std::path::Path;
 
 /// Runs oxello, which must succeed; its stdout.
 fn ok(args: &[&str]) -> String {

@@ -3,133 +3,14 @@
 //! against a plain minimax, protocol detection, and a flood of malformed lines.
 
 mod common;
+use common::nboard::{ggf, name, square, NBoard, START_BO};
 use common::oracle::Pos;
-use crossbeam_channel::{Receiver, RecvTimeoutError};
+use common::PATIENCE;
 use std::io::Write;
-use std::process::{Child, ChildStdin, Stdio};
 use std::time::{Duration, Instant};
 
-const PATIENCE: Duration = Duration::from_secs(120);
 /// Far above the few milliseconds a `ping` takes to stop a search and answer.
 const PONG_BOUND: Duration = Duration::from_millis(500);
-const START_BO: &str = "BO[8 ---------------------------O*------*O--------------------------- *]";
-
-struct NBoard {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-impl NBoard {
-    fn start(args: &[&str]) -> NBoard {
-        // NBoard shows stderr as errors: nothing may reach it when RUST_LOG is unset.
-        let (child, stdin, lines) = common::spawn_with_lines(args, Stdio::piped(), None);
-        NBoard {
-            child,
-            stdin: Some(stdin),
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().unwrap();
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that satisfies `done`.
-    fn until(&self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut seen = Vec::new();
-        loop {
-            match self.lines.recv_timeout(PATIENCE) {
-                Ok(line) => {
-                    let end = done(&line);
-                    seen.push(line);
-                    if end {
-                        return seen;
-                    }
-                }
-                Err(e) => panic!("no answer ({e:?}) after {seen:?}"),
-            }
-        }
-    }
-
-    /// Whatever arrives within `wait`.
-    fn drain(&self, wait: Duration) -> Vec<String> {
-        let mut seen = Vec::new();
-        let end = Instant::now() + wait;
-        loop {
-            match self
-                .lines
-                .recv_timeout(end.saturating_duration_since(Instant::now()))
-            {
-                Ok(line) => seen.push(line),
-                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => {
-                    return seen
-                }
-            }
-        }
-    }
-
-    fn ping(&mut self, n: u64) -> Vec<String> {
-        self.send(&format!("ping {n}"));
-        let pong = format!("pong {n}");
-        self.until(|l| l == pong)
-    }
-
-    /// Closes stdin and waits for a clean exit; returns what stderr got.
-    fn finish(mut self) -> String {
-        drop(self.stdin.take());
-        let status = self.child.wait().unwrap();
-        assert!(status.success(), "{status}");
-        let mut err = String::new();
-        std::io::Read::read_to_string(self.child.stderr.as_mut().unwrap(), &mut err).unwrap();
-        err
-    }
-}
-
-fn square(name: &str) -> Option<u32> {
-    let b = name.as_bytes();
-    if name.eq_ignore_ascii_case("pa") {
-        return None;
-    }
-    Some(u32::from(b[1] - b'1') * 8 + u32::from(b[0].to_ascii_lowercase() - b'a'))
-}
-
-fn name(sq: Option<u32>) -> String {
-    sq.map_or("PA".into(), |s| {
-        format!("{}{}", (b'A' + (s % 8) as u8) as char, s / 8 + 1)
-    })
-}
-
-/// A GGF record of the first `plies` moves of `transcript` (passes written out as NBoard
-/// does), and the positions it goes through.
-fn ggf(transcript: &str, plies: usize) -> (String, Vec<Pos>) {
-    let mut pos = Pos::start();
-    let mut seen = vec![pos];
-    let mut moves = String::new();
-    for i in 0..plies.min(transcript.len() / 2) {
-        if pos.moves() == 0 {
-            moves += &format!("{}[PA]", if pos.black_to_move { "B" } else { "W" });
-            pos.play(None);
-            seen.push(pos);
-        }
-        let sq = square(&transcript[2 * i..2 * i + 2]);
-        moves += &format!(
-            "{}[{}/1.00/0.5]",
-            if pos.black_to_move { "B" } else { "W" },
-            name(sq).to_lowercase()
-        );
-        pos.play(sq);
-        seen.push(pos);
-    }
-    (
-        format!(
-            "(;GM[Othello]PC[NBoard]DT[2026-11-30 03:03:52 GMT]PB[]PW[]RE[?]TI[5:00]TY[8]{START_BO}{moves};)"
-        ),
-        seen,
-    )
-}
 
 fn wthor_games() -> Vec<String> {
     common::data("wthor_2024_2025_transcripts.txt")

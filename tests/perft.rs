@@ -1,5 +1,7 @@
 //! Perft counts against the published table in shared/data/perft.txt (conventions A and C).
 
+mod common;
+
 use oxello::board::Board;
 use oxello::perft::{perft, perft_parallel, PerftMode};
 
@@ -48,10 +50,7 @@ fn parallel_perft_counts_the_same() {
 
 #[test]
 fn perft_subcommand_prints_the_count() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_oxello"))
-        .args(["perft", "9", "--mode", "c"])
-        .output()
-        .expect("run oxello");
+    let out = common::run(&["perft", "9", "--mode", "c"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("perft 9: 3005320"), "{text}");

@@ -7,17 +7,12 @@ use oxello::notation::parse_position;
 use oxello::symmetry::canonical;
 use std::collections::HashSet;
 use std::path::Path;
-use std::process::Command;
 
 mod common;
 use common::oracle::Pos;
 
 fn selfplay(out: &Path, args: &[&str]) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_oxello"))
-        .args(["selfplay", "--out", out.to_str().unwrap()])
-        .args(args)
-        .output()
-        .expect("run oxello");
+    let output = common::run(&[&["selfplay", "--out", out.to_str().unwrap()], args].concat());
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "{stderr}");
     assert!(output.stdout.is_empty(), "batch progress goes to stderr");
@@ -182,11 +177,7 @@ fn bad_arguments_are_errors_without_output() {
         &["--games-file", "/nonexistent/games.txt"],
     ] {
         let out = dir.path().join("bad.txt");
-        let output = Command::new(env!("CARGO_BIN_EXE_oxello"))
-            .args(["selfplay", "--out", out.to_str().unwrap()])
-            .args(bad)
-            .output()
-            .unwrap();
+        let output = common::run(&[&["selfplay", "--out", out.to_str().unwrap()], bad].concat());
         assert!(!output.status.success(), "{bad:?}");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.starts_with("oxello selfplay: "), "{bad:?}: {stderr}");
@@ -196,16 +187,9 @@ fn bad_arguments_are_errors_without_output() {
 
 /// `oxello accuracy FILE --empties E --depth D`: its count and errors, in discs.
 fn accuracy(file: &Path, empties: u32, depth: u32) -> (usize, f64, f64, f64) {
-    let output = Command::new(env!("CARGO_BIN_EXE_oxello"))
-        .args(["accuracy", file.to_str().unwrap()])
-        .args([
-            "--empties",
-            &empties.to_string(),
-            "--depth",
-            &depth.to_string(),
-        ])
-        .output()
-        .expect("run oxello");
+    let (empties, depth) = (empties.to_string(), depth.to_string());
+    let file = file.to_str().unwrap();
+    let output = common::run(&["accuracy", file, "--empties", &empties, "--depth", &depth]);
     assert!(output.status.success(), "{output:?}");
     let line = String::from_utf8(output.stdout).unwrap();
     // "N positions at E empties, depth D: mean absolute error M discs, root mean square

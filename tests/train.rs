@@ -3,16 +3,12 @@
 //! documented header and checksum (checked here byte by byte), loads with `--eval-file`, and
 //! fits its data better than all-zero weights, as `oxello accuracy` measures.
 
+mod common;
+use common::run as oxello;
+
 use oxello::eval::weights::{Weights, PHASES, WEIGHTS_PER_PHASE};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn oxello(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_oxello"))
-        .args(args)
-        .output()
-        .expect("run oxello")
-}
+use std::process::Output;
 
 fn path(p: &Path) -> &str {
     p.to_str().unwrap()

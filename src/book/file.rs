@@ -18,7 +18,7 @@
 //! a whole book. Reading refuses a foreign, truncated or corrupt file with a [`BookError`].
 
 use super::store::{Book, Depth, Entry, Key, Scored};
-use crate::datafile::{checksum, write_atomically, Frame, FrameError};
+use crate::datafile::{frame, write_atomically, Field, Frame, FrameError};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -78,15 +78,12 @@ impl Book {
         for (key, entry) in self.entries() {
             encode(&mut body, key, entry);
         }
-        let mut bytes = Vec::with_capacity(HEADER_BYTES + body.len());
-        bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(&VERSION.to_le_bytes());
-        bytes.extend_from_slice(&(self.len() as u32).to_le_bytes());
-        bytes.extend_from_slice(&self.evaluation().to_le_bytes());
-        bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&checksum(&body).to_le_bytes());
-        bytes.extend_from_slice(&body);
-        bytes
+        let fields = [
+            Field::U32(self.len() as u32),
+            Field::U64(self.evaluation()),
+            Field::U64(body.len() as u64),
+        ];
+        frame(MAGIC, VERSION, &fields, &body)
     }
 
     /// Reads a book from a file's bytes, checking header, checksum and every record's form.

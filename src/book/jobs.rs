@@ -156,7 +156,8 @@ impl<'a> Jobs<'a> {
         let next = AtomicUsize::new(0);
         let (sender, results) = unbounded();
         std::thread::scope(|s| {
-            for _ in 0..self.options.threads.clamp(1, todo.len().max(1)) {
+            // No thread (and no table) when nothing is to be searched.
+            for _ in 0..self.options.threads.max(1).min(todo.len()) {
                 let (sender, next, stop, todo) = (sender.clone(), &next, &stop, &todo);
                 s.spawn(move || search_queue(todo, next, depth, stop, &sender));
             }

@@ -6,10 +6,9 @@
 use super::file::BookError;
 use super::jobs::{Jobs, Options, Progress};
 use super::store::{Book, Key};
-use crate::board::{Board, Position};
+use crate::board::Board;
 use crate::game::Game;
 use crate::ggf::parse_ggf;
-use crate::notation::parse_transcript;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
@@ -101,12 +100,8 @@ fn ggf_records(line: &str) -> Result<Vec<Game>, String> {
     Ok(games)
 }
 
-/// The first word of `line` that is a legal game from the start position.
+/// The game on a transcript or WTHOR-style line.
 fn transcript_game(line: &str) -> Result<Game, String> {
-    line.split_whitespace()
-        .find_map(|word| {
-            let moves = parse_transcript(word).ok().filter(|m| !m.is_empty())?;
-            Game::replay(Position::start(), &moves).ok()
-        })
+    Game::from_line(line)
         .ok_or_else(|| "no game: expected a legal transcript (f5d6c3...) or a GGF record".into())
 }

@@ -17,7 +17,7 @@
 //! one from nothing).
 
 use super::patterns::PHASE_WEIGHTS;
-use crate::datafile::{checksum, Frame, FrameError};
+use crate::datafile::{frame, Field, Frame, FrameError};
 use std::fmt;
 
 pub const MAGIC: &[u8; 8] = b"OXEVAL\r\n";
@@ -108,19 +108,8 @@ impl Weights {
             "weights of every phase"
         );
         let payload: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let mut bytes = Vec::with_capacity(HEADER_BYTES + payload.len());
-        bytes.extend_from_slice(MAGIC);
-        for field in [
-            VERSION,
-            FEATURE_SET,
-            PHASES as u32,
-            WEIGHTS_PER_PHASE as u32,
-        ] {
-            bytes.extend_from_slice(&field.to_le_bytes());
-        }
-        bytes.extend_from_slice(&checksum(&payload).to_le_bytes());
-        bytes.extend_from_slice(&payload);
-        bytes
+        let fields = [FEATURE_SET, PHASES as u32, WEIGHTS_PER_PHASE as u32].map(Field::U32);
+        frame(MAGIC, VERSION, &fields, &payload)
     }
 
     /// One phase's weights.

@@ -1,11 +1,12 @@
 //! Drives the built `oxello` binary over stdin/stdout, as a GTP controller would.
 #![allow(dead_code)]
 
+pub mod nboard;
 pub mod oracle;
 
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::time::Duration;
 
 /// One GTP response: success or failure, the id echoed, and the text after it.
@@ -35,6 +36,16 @@ pub fn engine_command(args: &[&str], rust_log: Option<&str>) -> Command {
         None => command.env_remove("RUST_LOG"),
     };
     command
+}
+
+/// Runs the engine with `args` to its end (stdin empty, `RUST_LOG` as the caller's): its
+/// status, stdout and stderr.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oxello"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run oxello")
 }
 
 /// The engine as a bare child process with piped stdin and stdout, for tests that handle

@@ -241,21 +241,16 @@ fn adam(train: &[&Sample], config: &FitConfig) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tools::bench::MIDGAME_OPENINGS;
     use crate::tools::training::record::Label;
     use oxello::game::Game;
 
-    /// Four tournament openings, cut at 18 and at 20 plies: eight positions of 42 and 40
+    /// The bench's four tournament openings, cut at 18 and at 20 plies: eight positions of 42 and 40
     /// empties, all in phase 10.
-    const OPENINGS: [&str; 4] = [
-        "f5d6c3d3c4f4c5b3e2e3c2b6b5e6f6d2f2f3b4a6",
-        "f5d6c4d3c3f4c5b3c2e3d2c6f2e6b4a3f7f6g4g3",
-        "f5d6c3d3c4f4f6f3e6e7d7g6f8f7e2d8e3c8g3c6",
-        "f5d6c5f4d3e3g4g5e6c4e2f6b5b6c6a5d7e7e8c7",
-    ];
     const TARGETS: [i32; 8] = [10, -6, 4, -12, 8, -2, 6, -8];
 
     fn tiny_problem() -> Vec<Record> {
-        let plies = OPENINGS.iter().flat_map(|o| [&o[..36], *o]);
+        let plies = MIDGAME_OPENINGS.iter().flat_map(|o| [&o[..36], *o]);
         plies
             .zip(TARGETS)
             .map(|(transcript, score)| Record {

@@ -50,7 +50,7 @@
 
 use oxello::board::{Board, Color, Position};
 use oxello::datafile::write_atomically;
-use oxello::datafile::{checksum, Frame, FrameError};
+use oxello::datafile::{frame, Field, Frame, FrameError};
 use oxello::notation::{format_position, parse_position, ParseError};
 use oxello::symmetry::canonical;
 use std::fmt;
@@ -217,14 +217,11 @@ pub fn to_binary(records: &[Record]) -> Vec<u8> {
     for r in records {
         encode(&mut body, r);
     }
-    let mut bytes = Vec::with_capacity(HEADER_BYTES + body.len());
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&VERSION.to_le_bytes());
-    bytes.extend_from_slice(&(RECORD_BYTES as u32).to_le_bytes());
-    bytes.extend_from_slice(&(records.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(&checksum(&body).to_le_bytes());
-    bytes.extend_from_slice(&body);
-    bytes
+    let fields = [
+        Field::U32(RECORD_BYTES as u32),
+        Field::U64(records.len() as u64),
+    ];
+    frame(MAGIC, VERSION, &fields, &body)
 }
 
 fn encode(out: &mut Vec<u8>, r: &Record) {
@@ -333,6 +330,7 @@ pub fn read_file(path: &Path) -> Result<Vec<Record>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use oxello::datafile::checksum;
     use oxello::game::Game;
 
     fn records() -> Vec<Record> {

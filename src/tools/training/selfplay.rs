@@ -20,7 +20,6 @@ use super::record::{
 use crossbeam_channel::unbounded;
 use oxello::board::{Color, Position, Squares};
 use oxello::game::Game;
-use oxello::notation::parse_transcript;
 use oxello::rng::Rng;
 use oxello::search::{search, Limits};
 use oxello::tt::TranspositionTable;
@@ -96,13 +95,8 @@ impl Progress {
 pub fn read_games(text: &str) -> Vec<Vec<u32>> {
     text.lines()
         .filter(|line| !line.trim_start().starts_with('#'))
-        .filter_map(|line| {
-            line.split_whitespace().find_map(|word| {
-                let moves = parse_transcript(word).ok().filter(|m| !m.is_empty())?;
-                Game::replay(Position::start(), &moves).ok()?;
-                Some(moves)
-            })
-        })
+        .filter_map(Game::from_line)
+        .map(|game| game.moves())
         .collect()
 }
 
