@@ -14,6 +14,7 @@ use crate::eval::DISC;
 use crate::game::Game;
 use crate::report::{format_score, vertex_name};
 use crate::rng::Rng;
+use crate::search::solves_after;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -101,10 +102,9 @@ impl fmt::Display for LearnError {
     }
 }
 
-/// The depth a search reaches at `empties` with a fixed depth `plies` (Edax's levels: exact
-/// from `2 * plies` empties).
-pub fn level_depth(plies: u32, empties: u32) -> Depth {
-    Depth::searched(plies, empties <= 2 * plies)
+/// The depth a search reaches at `empties` with a fixed depth of `plies`.
+fn level_depth(plies: u32, empties: u32) -> Depth {
+    Depth::searched(plies, solves_after(plies, empties))
 }
 
 /// How deep a book move must be to be played at `empties`: with a fixed depth, what that

@@ -3,7 +3,7 @@
 //! search runs. Front ends translate lines into calls on [`Play`] and format what it returns;
 //! they hold no game state of their own.
 
-use crate::board::{Board, Color, Squares};
+use crate::board::{Board, Color};
 use crate::book::{BookMove, Depth};
 use crate::engine::{Engine, Event};
 use crate::game::{Game, GameError};
@@ -32,14 +32,28 @@ pub struct Options {
     pub book: opening::Config,
 }
 
-/// The move a side should play, and the search that chose it (none when the move was forced).
+/// The move a side should play, and what chose it.
 #[derive(Clone, Debug)]
-pub struct Choice {
-    /// `None`: the side has to pass (or the game is over).
-    pub square: Option<u32>,
-    pub report: Option<Report>,
-    /// The book move played instead of a search.
-    pub book: Option<BookMove>,
+pub enum Choice {
+    /// The side has to pass (or the game is over).
+    Pass,
+    /// The only legal move, played without a search.
+    Forced(u32),
+    /// A book move, played instead of a search.
+    Book(BookMove),
+    /// The best move of the search, and the search.
+    Searched(u32, Report),
+}
+
+impl Choice {
+    /// The square to play; `None` for a pass.
+    pub fn square(&self) -> Option<u32> {
+        match self {
+            Choice::Pass => None,
+            Choice::Forced(square) | Choice::Searched(square, _) => Some(*square),
+            Choice::Book(book) => Some(book.square),
+        }
+    }
 }
 
 /// One engine session: the game, its settings and the search thread.
@@ -211,26 +225,14 @@ impl Play {
         progress: impl FnMut(&Report) -> bool,
     ) -> Result<Choice, String> {
         let Some(board) = self.board_for(color)? else {
-            return Ok(Choice {
-                square: None,
-                report: None,
-                book: None,
-            });
+            return Ok(Choice::Pass);
         };
         let moves = board.moves();
         if moves.count_ones() == 1 {
-            return Ok(Choice {
-                square: Squares(moves).next(),
-                report: None,
-                book: None,
-            });
+            return Ok(Choice::Forced(moves.trailing_zeros()));
         }
         if let Some(book) = self.book_move(&board) {
-            return Ok(Choice {
-                square: Some(book.square),
-                report: None,
-                book: Some(book),
-            });
+            return Ok(Choice::Book(book));
         }
         let limits = self.move_limits(color, board.empty_count());
         let report = self.think(board, limits, None, progress);
@@ -244,11 +246,8 @@ impl Play {
             board.empty_count(),
             Depth::searched(report.depth, report.exact || report.wld),
         ));
-        Ok(Choice {
-            square: report.best_move().or_else(|| Squares(moves).next()),
-            report: Some(report),
-            book: None,
-        })
+        let square = report.best_move().unwrap_or(moves.trailing_zeros());
+        Ok(Choice::Searched(square, report))
     }
 
     /// The log's line for a move chosen: the move, its score, the time used and the time
@@ -256,15 +255,15 @@ impl Play {
     fn log_move(&self, color: Color, choice: &Choice) {
         let left =
             self.left[index(color)].map_or("untimed".to_string(), |l| format!("{:.3}", l.seconds));
-        let (score, used) = match (&choice.report, &choice.book) {
-            (Some(r), _) => (format_score(r.score, r.exact), r.elapsed.as_secs_f64()),
-            (None, Some(book)) => (format!("{} (book)", format_score(book.value, false)), 0.0),
-            (None, None) => ("forced".to_string(), 0.0),
+        let (score, used) = match choice {
+            Choice::Searched(_, r) => (format_score(r.score, r.exact), r.elapsed.as_secs_f64()),
+            Choice::Book(book) => (format!("{} (book)", format_score(book.value, false)), 0.0),
+            Choice::Forced(_) | Choice::Pass => ("forced".to_string(), 0.0),
         };
         log::info!(
             "move {} {} score {score} time {used:.3} left {left}",
             color.name(),
-            vertex_name(choice.square)
+            vertex_name(choice.square())
         );
     }
 

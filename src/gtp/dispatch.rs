@@ -217,7 +217,7 @@ impl<W: Write> Session<W> {
 
     fn genmove(&mut self, color: Color, play: bool) -> Reply {
         let choice = self.play.choose_move(color, play, |_| true)?;
-        let Some(sq) = choice.square else {
+        let Some(sq) = choice.square() else {
             // A forced pass is recorded so that the turn moves on.
             if play && !self.play.game().is_over() {
                 self.play.pass(color).map_err(|e| e.to_string())?;

@@ -13,7 +13,7 @@ use crate::book::Depth;
 use crate::eval::DISC;
 use crate::io::{Input, Output, MAX_LINE};
 use crate::notation::square_name;
-use crate::play::{Options, Play};
+use crate::play::{Choice, Options, Play};
 use crate::search::Report;
 use crossbeam_channel::Receiver;
 use parse::{parse_command, Command};
@@ -161,17 +161,15 @@ impl<W: Write> Session<W> {
         }
         match choice {
             Ok(choice) => {
-                let mut reply = format!("=== {}", move_name(choice.square));
-                if let Some(book) = &choice.book {
-                    reply += &format!("/{}/0.0", discs(book.value));
-                }
-                if let Some(r) = &choice.report {
-                    self.send(&format!(
-                        "nodestats {} {:.2}",
-                        r.nodes,
-                        r.elapsed.as_secs_f64()
-                    ));
-                    reply += &format!("/{}/{:.1}", discs(r.score), r.elapsed.as_secs_f64());
+                let mut reply = format!("=== {}", move_name(choice.square()));
+                match &choice {
+                    Choice::Book(book) => reply += &format!("/{}/0.0", discs(book.value)),
+                    Choice::Searched(_, r) => {
+                        let seconds = r.elapsed.as_secs_f64();
+                        self.send(&format!("nodestats {} {seconds:.2}", r.nodes));
+                        reply += &format!("/{}/{seconds:.1}", discs(r.score));
+                    }
+                    Choice::Forced(_) | Choice::Pass => {}
                 }
                 self.send(&reply);
             }

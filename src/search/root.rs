@@ -32,6 +32,12 @@ struct RootMoves {
     improvement: Option<RootMove>,
 }
 
+/// Whether a search that has finished `depth` midgame plies solves a position of `empties`
+/// exactly next (Edax's levels: from twice the depth), as a fixed depth does.
+pub fn solves_after(depth: u32, empties: u32) -> bool {
+    empties <= 2 * depth
+}
+
 impl Searcher<'_> {
     /// Iterative deepening from `board`, calling `progress` after every finished iteration.
     pub(crate) fn run(
@@ -85,7 +91,7 @@ impl Searcher<'_> {
             let early = limits.depth.is_none()
                 && completed >= ENDGAME_ORDER_DEPTH
                 && empties <= EARLY_SOLVE_EMPTIES;
-            let ordered = empties <= 2 * completed || early;
+            let ordered = solves_after(completed, empties) || early;
             let exact = completed + 1 >= empties || (ordered && solvable);
             if !exact && completed >= max_depth {
                 break;
