@@ -213,6 +213,12 @@ mod tests {
     fn frame_lays_out_magic_version_fields_checksum_and_payload() {
         let fields = [Field::U64(7)];
         assert_eq!(frame(MAGIC, 1, &fields, b"payload"), file(b"payload"));
+        let bytes = frame(MAGIC, 3, &[Field::U32(0x0102_0304), Field::U64(5)], b"xy");
+        assert_eq!(bytes.len(), 8 + 4 + 4 + 8 + 8 + 2);
+        assert_eq!(bytes[8..16], [3, 0, 0, 0, 4, 3, 2, 1]);
+        assert_eq!(bytes[16..24], [5, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(bytes[24..32], checksum(b"xy").to_le_bytes());
+        assert_eq!(&bytes[32..], b"xy");
     }
 
     #[test]

@@ -137,6 +137,23 @@ impl Game {
             .collect()
     }
 
+    /// Every position the game went through, in order, the current one last: the position
+    /// each move was played from and, where a side had to pass, the position after the pass
+    /// too (also after the current position, when play goes on from there).
+    pub fn positions(&self) -> Vec<Position> {
+        let mut positions = Vec::with_capacity(self.history.len() + 2);
+        let befores = self.history.iter().map(|ply| ply.before);
+        for pos in befores.chain([self.current]) {
+            positions.push(pos);
+            if pos.board.moves() == 0 && !pos.is_game_over() {
+                positions.push(pos.pass());
+            }
+        }
+        // An explicit pass is recorded from the position its implied pass already added.
+        positions.dedup();
+        positions
+    }
+
     /// The record as `(colour, move)` pairs, explicit passes included.
     pub fn record(&self) -> Vec<(Color, Move)> {
         self.history.iter().map(|p| (p.color, p.mv)).collect()

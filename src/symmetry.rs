@@ -86,9 +86,9 @@ pub const fn inverse(s: usize) -> usize {
 mod tests {
     use super::*;
 
-    /// A board no symmetry maps onto itself.
+    /// A board no symmetry maps onto itself: a1, b1, c1 and a2 against h8.
     const ASYMMETRIC: Board = Board {
-        player: 0x0000_0000_0000_0103,
+        player: 0x0000_0000_0000_0107,
         opponent: 0x8000_0000_0000_0000,
     };
 

@@ -1,12 +1,11 @@
 //! Game rules against recorded games: wipe-outs, shortest draws, games ending with empties,
 //! and every WTHOR 2024-2025 tournament game replayed to its recorded WOF score.
 
+mod common;
+use common::data;
+use common::oracle::Pos;
+use oxello::board::{Color, Position};
 use oxello::game::Game;
-
-fn data(name: &str) -> String {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
 
 fn edge_cases(kind: &str) -> Vec<Vec<String>> {
     data("rules_edge_cases.txt")
@@ -94,4 +93,57 @@ fn undo_restores_positions_across_implied_passes() {
     }
     assert_eq!(*game.position(), oxello::board::Position::start());
     assert_eq!(seen.len(), 21);
+}
+
+/// The positions a game of `moves` goes through by the tests' own rules, as
+/// [`Game::positions`] lists them: each position a move is played from, the position after
+/// each pass, and the last position (with its pass when play goes on after one).
+fn oracle_positions(moves: &[u32]) -> Vec<(u64, u64, bool)> {
+    let mut pos = Pos::start();
+    let mut seen = Vec::new();
+    let visit = |pos: &mut Pos, seen: &mut Vec<(u64, u64, bool)>| {
+        seen.push((pos.black, pos.white, pos.black_to_move));
+        if pos.moves() == 0 && !pos.over() {
+            pos.play(None);
+            seen.push((pos.black, pos.white, pos.black_to_move));
+        }
+    };
+    for &sq in moves {
+        visit(&mut pos, &mut seen);
+        pos.play(Some(sq));
+    }
+    visit(&mut pos, &mut seen);
+    seen
+}
+
+fn as_tuple(pos: &Position) -> (u64, u64, bool) {
+    (pos.black(), pos.white(), pos.side == Color::Black)
+}
+
+#[test]
+fn a_games_positions_are_those_it_went_through_passes_included() {
+    let text = data("wthor_2024_2025_transcripts.txt");
+    let mut with_passes = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let game = Game::from_line(line).unwrap_or_else(|| panic!("{line}"));
+        let moves = game.moves();
+        // The whole game, and every start of it (some end just before a pass).
+        for n in [moves.len(), moves.len() * 2 / 3, moves.len() - 1] {
+            let part = Game::replay(*game.start(), &moves[..n]).unwrap();
+            let positions: Vec<_> = part.positions().iter().map(as_tuple).collect();
+            assert_eq!(
+                positions,
+                oracle_positions(&moves[..n]),
+                "{line}, {n} moves"
+            );
+        }
+        with_passes += usize::from(game.positions().len() > moves.len() + 1);
+    }
+    assert_eq!(
+        with_passes, 3087,
+        "games with a pass (rules_edge_cases.txt [D])"
+    );
 }

@@ -14,8 +14,8 @@
 //!               square u8 (canonical orientation) and score i16, best first
 //! ```
 //!
-//! Writes go to `FILE.tmp`, are synced, then renamed over `FILE`: the file on disk is always
-//! a whole book. Reading refuses a foreign, truncated or corrupt file with a [`BookError`].
+//! Writes go through [`write_atomically`] (a synced temporary file beside `FILE`, renamed
+//! over it): the file on disk is always a whole book. Reading refuses a foreign, truncated or corrupt file with a [`BookError`].
 
 use super::store::{Book, Depth, Entry, Key, Scored};
 use crate::datafile::{frame, write_atomically, Field, Frame, FrameError};
@@ -277,6 +277,10 @@ mod tests {
         std::fs::write(&path, b"old").unwrap();
         small_book().save(&path).unwrap();
         assert_eq!(Book::open(&path).unwrap(), small_book());
-        assert!(!dir.path().join("book.bin.tmp").exists());
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["book.bin"], "no temporary left beside the book");
     }
 }

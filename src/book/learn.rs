@@ -6,35 +6,18 @@
 use super::file::BookError;
 use super::jobs::{Jobs, Options, Progress};
 use super::store::{Book, Key};
-use crate::board::Board;
 use crate::game::Game;
 use crate::ggf::parse_ggf;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-/// The board with a move to make: `board`, or the other side's after a forced pass; `None`
-/// once the game is over.
-fn to_move(board: Board) -> Option<Board> {
-    if board.moves() != 0 {
-        Some(board)
-    } else {
-        Some(board.pass()).filter(|b| b.moves() != 0)
-    }
-}
-
 /// The keys of the positions of `game` where a move is to be made, in the order played.
 pub fn game_keys(game: &Game) -> Vec<Key> {
-    let mut keys = Vec::new();
-    let mut board = Some(game.start().board);
-    for sq in game.moves() {
-        let Some(b) = board.and_then(to_move) else {
-            break;
-        };
-        keys.push(Key::of(&b));
-        board = b.play(sq);
-    }
-    keys.extend(board.and_then(to_move).map(|b| Key::of(&b)));
-    keys
+    game.positions()
+        .iter()
+        .filter(|pos| pos.board.moves() != 0)
+        .map(|pos| Key::of(&pos.board))
+        .collect()
 }
 
 /// Adds every position of `games` to `book` (searching those missing or shallower than the

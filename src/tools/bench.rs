@@ -25,7 +25,8 @@ const PERFT_DEPTH: u32 = 11;
 /// Midgame search depth, from positions 20 plies into tournament games.
 const MIDGAME_DEPTH: u32 = 11;
 /// The first 20 plies of the games on lines 10, 500, 2000 and 4000 of
-/// `tests/data/wthor_2024_2025_transcripts.txt`: the midgame positions.
+/// `tests/data/wthor_2024_2025_transcripts.txt`: the midgame positions (the trainer's tests
+/// use them too, as positions of 40 and 42 empties).
 pub const MIDGAME_OPENINGS: [&str; 4] = [
     "f5d6c3d3c4f4c5b3e2e3c2b6b5e6f6d2f2f3b4a6",
     "f5d6c4d3c3f4c5b3c2e3d2c6f2e6b4a3f7f6g4g3",

@@ -1,4 +1,5 @@
-//! Drives the built `oxello` binary over stdin/stdout, as a GTP controller would.
+//! Drives the built `oxello` binary: run to its end ([`run`]), or over stdin/stdout as a GTP
+//! controller ([`Gtp`]) or the NBoard GUI ([`nboard`]) would.
 #![allow(dead_code)]
 
 pub mod nboard;

@@ -12,6 +12,7 @@ use oxello::datafile::write_atomically;
 use oxello::eval::evaluate;
 use oxello::eval::weights::{Weights, PHASE_WIDTH};
 use oxello::eval::DISC;
+use oxello::game::Game;
 use oxello::search::{search, Limits};
 use oxello::tt::TranspositionTable;
 use std::collections::HashSet;
@@ -20,7 +21,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Reads a file of games for `oxello selfplay`.
-pub fn read_games_file(path: &std::path::Path) -> Result<Vec<Vec<u32>>, String> {
+pub fn read_games_file(path: &std::path::Path) -> Result<Vec<Game>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     match selfplay::read_games(&text) {
         games if games.is_empty() => Err(format!("{}: no legal game in the file", path.display())),
@@ -76,7 +77,9 @@ fn selfplay_config(args: &SelfplayArgs) -> Result<selfplay::Config, String> {
         ));
     }
     let source = match &args.games_file {
-        Some(path) => selfplay::Source::Games(read_games_file(path)?),
+        Some(path) => {
+            selfplay::Source::Games(read_games_file(path)?.iter().map(Game::moves).collect())
+        }
         None => selfplay::Source::SelfPlay,
     };
     Ok(selfplay::Config {

@@ -92,33 +92,20 @@ impl Progress {
 /// Reads a file of games: on each line, the first word that is a legal transcript from the
 /// start position (so both `<transcript> <result>` and WTHOR's `<source> <score>
 /// <transcript>` lines work). Lines without one, and comments, are skipped.
-pub fn read_games(text: &str) -> Vec<Vec<u32>> {
+pub fn read_games(text: &str) -> Vec<Game> {
     text.lines()
         .filter(|line| !line.trim_start().starts_with('#'))
         .filter_map(Game::from_line)
-        .map(|game| game.moves())
         .collect()
 }
 
 /// Every position of `games`, in canonical form: positions to keep out of the data.
-pub fn game_positions(games: &[Vec<u32>]) -> HashSet<(u64, u64)> {
-    let mut set = HashSet::new();
-    for moves in games {
-        let mut pos = Position::start();
-        set.insert(key(&pos));
-        for &sq in moves {
-            if pos.board.moves() == 0 {
-                pos = pos.pass();
-                set.insert(key(&pos));
-            }
-            match pos.play(sq) {
-                Some(next) => pos = next,
-                None => break,
-            }
-            set.insert(key(&pos));
-        }
-    }
-    set
+pub fn game_positions(games: &[Game]) -> HashSet<(u64, u64)> {
+    games
+        .iter()
+        .flat_map(Game::positions)
+        .map(|pos| key(&pos))
+        .collect()
 }
 
 /// Runs the generation and adds its records to `out`: appended to a text file (created with a
