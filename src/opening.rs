@@ -107,13 +107,21 @@ fn level_depth(plies: u32, empties: u32) -> Depth {
     Depth::searched(plies, solves_after(plies, empties))
 }
 
+/// How many more empties than a search's a position may have for that search's depth to
+/// still tell what the clock reaches there: a book of 10 or 12 plies leads to a game's first
+/// search about this many moves after the book's first position.
+const REACH_EMPTIES: u32 = 12;
+
 /// How deep a book move must be to be played at `empties`: with a fixed depth, what that
-/// depth reaches; by the clock, the depth of the last search (`last`: its empties and depth)
-/// when it was at a position with at least as many empties; `None`: any depth will do.
-pub fn need(fixed_depth: Option<u32>, last: Option<(u32, Depth)>, empties: u32) -> Option<Depth> {
+/// depth reaches; by the clock, the depth of the search in `reach` (its empties and depth),
+/// from a position with at most [`REACH_EMPTIES`] fewer empties (the clock reaches about as
+/// deep in the opening, deeper as the board fills); `None`: any depth will do.
+pub fn need(fixed_depth: Option<u32>, reach: Option<(u32, Depth)>, empties: u32) -> Option<Depth> {
     match fixed_depth {
         Some(plies) => Some(level_depth(plies, empties)),
-        None => last.filter(|&(e, _)| e >= empties).map(|(_, d)| d),
+        None => reach
+            .filter(|&(e, _)| e + REACH_EMPTIES >= empties)
+            .map(|(_, d)| d),
     }
 }
 
@@ -231,12 +239,16 @@ mod tests {
     }
 
     #[test]
-    fn clock_needs_the_last_search_of_this_game() {
+    fn clock_needs_what_it_reached_near_these_empties() {
         assert_eq!(need(None, None, 56), None);
-        let last = Some((50, Depth::Plies(12)));
-        assert_eq!(need(None, last, 48), Some(Depth::Plies(12)));
-        // A new game (more empties than the last search) starts in the book again.
-        assert_eq!(need(None, last, 58), None);
+        let reach = Some((48, Depth::Plies(22)));
+        assert_eq!(need(None, reach, 40), Some(Depth::Plies(22)));
+        // The book's positions before the first search of a game.
+        assert_eq!(need(None, reach, 60), Some(Depth::Plies(22)));
+        // An endgame solve says nothing of the opening.
+        let solved = Some((22, Depth::Exact));
+        assert_eq!(need(None, solved, 34), Some(Depth::Exact));
+        assert_eq!(need(None, solved, 35), None);
     }
 
     #[test]

@@ -76,8 +76,11 @@ pub struct Play {
     lag: Duration,
     threads: usize,
     pub opening: Opening,
-    /// The empties and depth of the last search that chose a move (the book's clock rule).
-    last_search: Option<(u32, Depth)>,
+    /// What the clock reaches, for the book's rule: the empties and depth of the search
+    /// with the most empties that chose a move under the current clock and settings. It
+    /// outlives the game (a new one is played under the same clock) and is forgotten when
+    /// the clock, the move time or the threads change.
+    reach: Option<(u32, Depth)>,
 }
 
 fn index(c: Color) -> usize {
@@ -103,7 +106,7 @@ impl Play {
             lag: Duration::ZERO,
             threads: options.threads,
             opening: Opening::new(options.book.clone()),
-            last_search: None,
+            reach: None,
         }
     }
 
@@ -130,6 +133,9 @@ impl Play {
     }
 
     pub fn set_clock(&mut self, clock: Clock) {
+        if clock != self.clock {
+            self.reach = None;
+        }
         self.clock = clock;
         self.left = [self.clock.initial(); 2];
     }
@@ -145,10 +151,12 @@ impl Play {
 
     pub fn set_move_time(&mut self, seconds: Option<f64>) {
         self.move_time = seconds.filter(|&s| s > 0.0);
+        self.reach = None;
     }
 
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads;
+        self.reach = None;
     }
 
     pub fn resize_hash(&self, mib: usize) {
@@ -242,10 +250,12 @@ impl Play {
                 self.left[i] = Some(self.clock.after_move(left, report.elapsed.as_secs_f64()));
             }
         }
-        self.last_search = Some((
-            board.empty_count(),
-            Depth::searched(report.depth, report.exact || report.wld),
-        ));
+        let empties = board.empty_count();
+        if self.reach.is_none_or(|(most, _)| empties >= most) {
+            let depth = Depth::searched(report.depth, report.exact || report.wld);
+            self.reach = Some((empties, depth));
+        }
+        // A finished search always names a root move; the first legal one is a fallback.
         let square = report.best_move().unwrap_or(moves.trailing_zeros());
         Ok(Choice::Searched(square, report))
     }
@@ -258,7 +268,8 @@ impl Play {
         let (score, used) = match choice {
             Choice::Searched(_, r) => (format_score(r.score, r.exact), r.elapsed.as_secs_f64()),
             Choice::Book(book) => (format!("{} (book)", format_score(book.value, false)), 0.0),
-            Choice::Forced(_) | Choice::Pass => ("forced".to_string(), 0.0),
+            Choice::Forced(_) => ("forced".to_string(), 0.0),
+            Choice::Pass => ("pass".to_string(), 0.0),
         };
         log::info!(
             "move {} {} score {score} time {used:.3} left {left}",
@@ -269,7 +280,7 @@ impl Play {
 
     /// The book move to play on `board` instead of searching, if any (see [`opening`]).
     fn book_move(&mut self, board: &Board) -> Option<BookMove> {
-        let need = opening::need(self.fixed_depth, self.last_search, board.empty_count());
+        let need = opening::need(self.fixed_depth, self.reach, board.empty_count());
         let book = self.opening.pick(board, need)?;
         log::info!(
             "book move {} (value {}, depth {})",

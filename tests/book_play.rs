@@ -150,7 +150,7 @@ fn a_fixed_depth_deeper_than_the_book_searches() {
 }
 
 #[test]
-fn after_a_deeper_clock_search_the_game_stays_out_of_the_book() {
+fn a_clock_that_reaches_deeper_than_the_book_keeps_its_games_out_of_it() {
     // Half a second reaches well past a book searched 4 plies deep.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("shallow.bin");
@@ -167,14 +167,16 @@ fn after_a_deeper_clock_search_the_game_stays_out_of_the_book() {
         "1",
     ]);
     assert!(built.status.success(), "{built:?}");
+    // The new game under the same clock declines the shallow book too; a new clock starts
+    // from the book again, as nothing tells yet how deep it reaches.
     let script = "oxello-move_time 0.5\nplay b f5\noxello-book off\ngenmove w\noxello-book on\n\
-                  genmove b\nclear_board\ngenmove b\n";
+                  genmove b\nclear_board\ngenmove b\nclear_board\noxello-move_time 0.4\n\
+                  genmove b\n";
     let (_, err) = run_logged(
         &["--threads", "1", "--book", path.to_str().unwrap()],
         script,
     );
-    assert_eq!(err.matches("searching").count(), 1, "{err}");
-    // The new game (more empties than the last search) starts in the book again.
+    assert_eq!(err.matches("searching").count(), 2, "{err}");
     assert_eq!(book_moves_logged(&err), 1, "{err}");
 }
 
