@@ -60,14 +60,17 @@ fn the_13_games_with_empties_give_them_to_the_winner() {
     }
 }
 
+/// The game lines of a WTHOR-style file: comments and blank lines left out.
+fn wthor_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+}
+
 #[test]
 fn all_wthor_games_replay_to_their_recorded_score() {
     let text = data("wthor_2024_2025_transcripts.txt");
     let mut count = 0;
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
+    for line in wthor_lines(&text) {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let black: i32 = fields[1].parse().unwrap();
         let game = Game::from_transcript(fields[2]).unwrap_or_else(|e| panic!("{line}: {e}"));
@@ -124,13 +127,10 @@ fn as_tuple(pos: &Position) -> (u64, u64, bool) {
 fn a_games_positions_are_those_it_went_through_passes_included() {
     let text = data("wthor_2024_2025_transcripts.txt");
     let mut with_passes = 0;
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
+    for line in wthor_lines(&text) {
         let game = Game::from_line(line).unwrap_or_else(|| panic!("{line}"));
         let moves = game.moves();
-        // The whole game, and every start of it (some end just before a pass).
+        // The whole game and two starts of it (some end just before a pass).
         for n in [moves.len(), moves.len() * 2 / 3, moves.len() - 1] {
             let part = Game::replay(*game.start(), &moves[..n]).unwrap();
             let positions: Vec<_> = part.positions().iter().map(as_tuple).collect();
