@@ -150,13 +150,18 @@ impl Play {
     }
 
     pub fn set_move_time(&mut self, seconds: Option<f64>) {
-        self.move_time = seconds.filter(|&s| s > 0.0);
-        self.reach = None;
+        let move_time = seconds.filter(|&s| s > 0.0);
+        if move_time != self.move_time {
+            self.reach = None;
+        }
+        self.move_time = move_time;
     }
 
     pub fn set_threads(&mut self, threads: usize) {
+        if threads != self.threads {
+            self.reach = None;
+        }
         self.threads = threads;
-        self.reach = None;
     }
 
     pub fn resize_hash(&self, mib: usize) {

@@ -77,9 +77,7 @@ fn selfplay_config(args: &SelfplayArgs) -> Result<selfplay::Config, String> {
         ));
     }
     let source = match &args.games_file {
-        Some(path) => {
-            selfplay::Source::Games(read_games_file(path)?.iter().map(Game::moves).collect())
-        }
+        Some(path) => selfplay::Source::Games(read_games_file(path)?),
         None => selfplay::Source::SelfPlay,
     };
     Ok(selfplay::Config {

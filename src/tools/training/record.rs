@@ -49,8 +49,7 @@
 //! [`Record::key`], one record per key (see [`super::merge`]).
 
 use oxello::board::{Board, Color, Position};
-use oxello::datafile::write_atomically;
-use oxello::datafile::{frame, Field, Frame, FrameError};
+use oxello::datafile::{frame, write_atomically, Field, Frame, FrameError};
 use oxello::notation::{format_position, parse_position, ParseError};
 use oxello::symmetry::canonical;
 use std::fmt;

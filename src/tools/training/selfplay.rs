@@ -34,8 +34,8 @@ use std::time::{Duration, Instant};
 pub enum Source {
     /// Oxello's own games.
     SelfPlay,
-    /// Recorded games, one transcript each (passes omitted).
-    Games(Vec<Vec<u32>>),
+    /// Recorded games.
+    Games(Vec<Game>),
 }
 
 /// What to generate.
@@ -299,7 +299,7 @@ impl<'a> Worker<'a> {
                 let moves = self.self_play_opening(index);
                 self.label(&moves, true, game)
             }
-            Source::Games(games) => self.label(&games[index], false, game),
+            Source::Games(games) => self.label(&games[index].moves(), false, game),
         }
     }
 
