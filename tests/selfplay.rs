@@ -169,6 +169,28 @@ fn excluded_games_leave_no_position_behind() {
 }
 
 #[test]
+fn drop_random_leaves_out_exactly_the_positions_of_the_random_plies() {
+    let dir = tempfile::tempdir().unwrap();
+    let (all, kept) = (dir.path().join("all.txt"), dir.path().join("kept.txt"));
+    let ten = [&SMALL_RUN[..], &["--random-plies", "10-10"]].concat();
+    selfplay(&all, &ten);
+    selfplay(&kept, &[&ten[..], &["--drop-random"]].concat());
+    // Ten random moves from the start are played at the positions of 60 to 51 empties.
+    let after_random = |path: &Path| -> Vec<String> {
+        records(path)
+            .iter()
+            .filter(|r| r.position.board.empty_count() <= 50)
+            .map(|r| format!("{r:?}"))
+            .collect()
+    };
+    let kept_records = records(&kept);
+    assert_eq!(kept_records.len(), after_random(&kept).len());
+    assert!(kept_records.len() > 6 * 30, "{}", kept_records.len());
+    assert_eq!(after_random(&kept), after_random(&all));
+    assert!(records(&all).len() > kept_records.len() + 30);
+}
+
+#[test]
 fn bad_arguments_are_errors_without_output() {
     let dir = tempfile::tempdir().unwrap();
     for bad in [

@@ -255,6 +255,9 @@ pub struct SelfplayArgs {
     /// From this many empties on, self-play takes the search's best move, without noise.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=60))]
     pub greedy_empties: u32,
+    /// Leave the positions where a random opening move was played out of the data.
+    #[arg(long)]
+    pub drop_random: bool,
     /// Seed of the self-play games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

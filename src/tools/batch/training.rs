@@ -90,6 +90,7 @@ fn selfplay_config(args: &SelfplayArgs) -> Result<selfplay::Config, String> {
         noise_depth: args.noise_depth,
         temperature: args.temperature,
         greedy_empties: args.greedy_empties,
+        drop_random: args.drop_random,
         seed: args.seed,
         threads: threads_or_cores(args.threads),
         hash_mib: hash_mib(args.hash),

@@ -61,6 +61,9 @@ pub struct Config {
     /// Self-play: from this many empties on, the searched moves are the best ones, without
     /// noise (so that the last moves before the exact region do not blur its labels).
     pub greedy_empties: u32,
+    /// Self-play: leave the positions where a random opening move was played out of the
+    /// data (they are not positions a search meets), as Egaroucid does.
+    pub drop_random: bool,
     pub seed: u64,
     /// Worker threads, each with its own table and a single-threaded search.
     pub threads: usize,
@@ -296,20 +299,21 @@ impl<'a> Worker<'a> {
         let game = index as u32;
         match &self.config.source {
             Source::SelfPlay => {
-                let moves = self.self_play_opening(index);
-                self.label(&moves, true, game)
+                let (moves, random) = self.self_play_opening(index);
+                let skip = if self.config.drop_random { random } else { 0 };
+                self.label(&moves, skip, true, game)
             }
-            Source::Games(games) => self.label(&games[index].moves(), false, game),
+            Source::Games(games) => self.label(&games[index].moves(), 0, false, game),
         }
     }
 
     /// The moves of a self-play game up to the solver's region: random ones, then noisy
-    /// searched ones.
-    fn self_play_opening(&mut self, index: usize) -> Vec<u32> {
+    /// searched ones; and how many were random.
+    fn self_play_opening(&mut self, index: usize) -> (Vec<u32>, usize) {
         let config = self.config;
         let mut rng = Rng::new(config.seed ^ (index as u64).wrapping_mul(0xD134_2543_DE82_EF95));
         let (low, high) = config.random_plies;
-        let random = low + rng.below((high - low + 1) as usize) as u32;
+        let random = low as usize + rng.below((high - low + 1) as usize);
         let mut pos = Position::start();
         let mut moves = Vec::new();
         while !pos.is_game_over() && pos.board.empty_count() > config.exact_empties {
@@ -317,7 +321,7 @@ impl<'a> Worker<'a> {
                 pos = pos.pass();
                 continue;
             }
-            let sq = if moves.len() < random as usize {
+            let sq = if moves.len() < random {
                 let legal: Vec<u32> = Squares(pos.board.moves()).collect();
                 legal[rng.below(legal.len())]
             } else {
@@ -333,7 +337,8 @@ impl<'a> Worker<'a> {
                 .play(sq)
                 .expect("a legal move from the position's own list");
         }
-        moves
+        let random = random.min(moves.len());
+        (moves, random)
     }
 
     /// A move drawn with probability proportional to exp(score / temperature) over the scores
@@ -370,35 +375,38 @@ impl<'a> Worker<'a> {
         report.lines[0].pv[0]
     }
 
-    /// Plays `moves` from the start and labels every position where a move is to be made:
-    /// exactly from `exact_empties` on, and with the first exact score (the game's result
-    /// with an exact finish) before. After the moves, `follow_best` goes on with the solver's
-    /// best moves to the end. The records carry the index `game`.
-    fn label(&mut self, moves: &[u32], follow_best: bool, game: u32) -> Vec<Record> {
+    /// Plays `moves` from the start and labels every position where a move is to be made but
+    /// the first `skip`: exactly from `exact_empties` on, and with the first exact score (the
+    /// game's result with an exact finish) before. After the moves, `follow_best` goes on
+    /// with the solver's best moves to the end. The records carry the index `game`.
+    fn label(&mut self, moves: &[u32], skip: usize, follow_best: bool, game: u32) -> Vec<Record> {
         let mut records = Vec::new();
         let mut before = Vec::new();
         let mut result = None;
         let mut pos = Position::start();
-        let mut next = moves.iter();
+        let mut next = moves.iter().enumerate();
         while !pos.is_game_over() {
             if pos.board.moves() == 0 {
                 pos = pos.pass();
                 continue;
             }
-            let mut sq = next.next().copied();
+            let (ply, mut sq) = next
+                .next()
+                .map_or((moves.len(), None), |(i, &sq)| (i, Some(sq)));
+            let kept = ply >= skip;
             if pos.board.empty_count() <= self.config.exact_empties {
                 let (score, best) = self.solve(&pos);
                 result.get_or_insert(black_view(&pos, score));
-                records.push(Record {
+                records.extend(kept.then_some(Record {
                     position: pos,
                     score,
                     label: Label::Exact,
                     game,
-                });
+                }));
                 if follow_best {
                     sq = sq.or(best);
                 }
-            } else {
+            } else if kept {
                 before.push(pos);
             }
             let Some(next_pos) = sq.and_then(|sq| pos.play(sq)) else {
