@@ -143,3 +143,98 @@ fn damaged_or_foreign_binary_files_are_refused() {
     std::fs::copy(weights, &damaged).unwrap();
     assert_refused(dir.path(), &damaged, "not a training record file");
 }
+
+/// The value of a plain `depth`-ply negamax of the built-in evaluation (a pass costs no ply,
+/// a finished game scores its discs), in the evaluation's units.
+fn negamax(board: &oxello::board::Board, depth: u32) -> i32 {
+    use oxello::eval::{evaluate, DISC};
+    if board.is_game_over() {
+        return board.final_score() * DISC;
+    }
+    if depth == 0 {
+        return evaluate(board);
+    }
+    if board.moves() == 0 {
+        return -negamax(&board.pass(), depth);
+    }
+    oxello::board::Squares(board.moves())
+        .map(|sq| -negamax(&board.play(sq).unwrap(), depth - 1))
+        .max()
+        .unwrap()
+}
+
+/// The records of a text file: position, score and label words.
+fn text_records(file: &Path) -> Vec<(String, i32, String)> {
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (
+                format!("{} {}", w[0], w[1]),
+                w[2].parse().unwrap(),
+                w[3].into(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn relabel_gives_the_chosen_records_a_fixed_depth_negamax_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, relabelled) = (
+        dir.path().join("run.txt"),
+        dir.path().join("relabelled.txt"),
+    );
+    ok(&[&RUN[..], &["--out", path(&data)]].concat());
+    let args = ["data", "relabel", path(&data), path(&relabelled)];
+    let report = ok(&[&args[..], &["--empties", "9-14", "--depth", "2"]].concat());
+    let (before, after) = (text_records(&data), text_records(&relabelled));
+    assert_eq!(before.len(), after.len());
+    let mut searched = 0;
+    for ((position, score, label), (position2, score2, label2)) in before.iter().zip(&after) {
+        assert_eq!(position, position2);
+        let board = oxello::notation::parse_position(position).unwrap().board;
+        if label == "played" && (9..=14).contains(&board.empty_count()) {
+            let value = negamax(&board, 2) as f64 / oxello::eval::DISC as f64;
+            assert_eq!(label2, "searched", "{position}");
+            assert_eq!(
+                *score2,
+                value.round().clamp(-64.0, 64.0) as i32,
+                "{position}"
+            );
+            searched += 1;
+        } else {
+            assert_eq!((score, label), (score2, label2), "{position}");
+        }
+    }
+    assert!(searched >= 9 * 6, "{searched} relabelled");
+    assert!(
+        report.contains(&format!("{searched} relabelled")),
+        "{report}"
+    );
+    // Threads share the work, not the labels; a bad range is refused.
+    let one = dir.path().join("one-thread.txt");
+    ok(&[
+        &args[..2],
+        &[
+            path(&data),
+            path(&one),
+            "--empties",
+            "9-14",
+            "--depth",
+            "2",
+            "--threads",
+            "1",
+        ],
+    ]
+    .concat());
+    assert_eq!(
+        std::fs::read(&one).unwrap(),
+        std::fs::read(&relabelled).unwrap()
+    );
+    let bad = oxello(&[&args[..], &["--empties", "14-9"]].concat());
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--empties '14-9'"));
+}

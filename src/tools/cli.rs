@@ -195,6 +195,9 @@ pub struct TrainArgs {
     /// Weight of a `played` record against an `exact` one (1).
     #[arg(long, default_value_t = 0.3)]
     pub played_weight: f64,
+    /// Weight of a `searched` (backed-up) record against an `exact` one (1).
+    #[arg(long, default_value_t = 1.0)]
+    pub searched_weight: f64,
     /// Threads, each fitting whole phases (default: every core).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: Option<u64>,
@@ -296,6 +299,25 @@ pub enum DataCommand {
         input: PathBuf,
         /// Where to write, whole.
         output: PathBuf,
+    },
+    /// Write the records of INPUT to OUTPUT, in the same order, each `played` or `searched`
+    /// one with --empties given the value of a --depth search by the evaluation (a backed-up
+    /// `searched` label, in whole discs); the others unchanged. Run it phase by phase from the
+    /// end, training between, as the README shows.
+    Relabel {
+        /// A record file, binary or text.
+        input: PathBuf,
+        /// Where to write, whole (it may be INPUT).
+        output: PathBuf,
+        /// The empties of the records to relabel: "LOW-HIGH".
+        #[arg(long)]
+        empties: String,
+        /// Depth of the searches, 1-20.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
+        depth: u32,
+        /// Threads (default: every core); the labels are the same whatever their number.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: Option<u64>,
     },
 }
 

@@ -6,18 +6,16 @@ use crate::tools::cli::{
 };
 use crate::tools::training::merge::merge;
 use crate::tools::training::record::{is_binary_path, read_file, write_file, Label, Record};
-use crate::tools::training::{fit, selfplay};
+use crate::tools::training::{fit, relabel, selfplay};
 use oxello::board::Board;
 use oxello::datafile::write_atomically;
 use oxello::eval::evaluate;
 use oxello::eval::weights::{Weights, PHASE_WIDTH};
 use oxello::eval::DISC;
 use oxello::game::Game;
-use oxello::search::{search, Limits};
 use oxello::tt::TranspositionTable;
 use std::collections::HashSet;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Reads a file of games for `oxello selfplay`.
@@ -30,8 +28,8 @@ pub fn read_games_file(path: &std::path::Path) -> Result<Vec<Game>, String> {
 }
 
 /// Parses "LOW-HIGH" random plies.
-pub fn parse_plies_range(s: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("--random-plies '{s}' is not LOW-HIGH with 0 <= LOW <= HIGH <= 60");
+pub fn parse_range(flag: &str, s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("{flag} '{s}' is not LOW-HIGH with 0 <= LOW <= HIGH <= 60");
     let (low, high) = s.split_once('-').ok_or_else(bad)?;
     let (low, high): (u32, u32) = (
         low.trim().parse().map_err(|_| bad())?,
@@ -86,7 +84,7 @@ fn selfplay_config(args: &SelfplayArgs) -> Result<selfplay::Config, String> {
         games: args.games,
         shard: args.shard,
         exact_empties: args.exact_empties,
-        random_plies: parse_plies_range(&args.random_plies)?,
+        random_plies: parse_range("--random-plies", &args.random_plies)?,
         noise_depth: args.noise_depth,
         temperature: args.temperature,
         greedy_empties: args.greedy_empties,
@@ -136,6 +134,20 @@ pub fn run_data(args: &DataArgs) -> ExitCode {
     let result = match &args.command {
         DataCommand::Merge { out, inputs } => merge_files(out, inputs),
         DataCommand::Convert { input, output } => convert_file(input, output),
+        DataCommand::Relabel {
+            input,
+            output,
+            empties,
+            depth,
+            threads,
+        } => parse_range("--empties", empties).and_then(|(low, high)| {
+            let config = relabel::Config {
+                empties: low..=high,
+                depth: *depth,
+                threads: threads_or_cores(*threads),
+            };
+            relabel_file(input, output, &config)
+        }),
     };
     match result {
         Ok(report) => {
@@ -171,6 +183,26 @@ fn convert_file(input: &std::path::Path, output: &std::path::Path) -> Result<Str
         "{}: {} records ({format})",
         output.display(),
         records.len()
+    ))
+}
+
+/// `oxello data relabel`: what it wrote.
+fn relabel_file(
+    input: &std::path::Path,
+    output: &std::path::Path,
+    config: &relabel::Config,
+) -> Result<String, String> {
+    let started = Instant::now();
+    let mut records = read_file(input)?;
+    let relabelled = relabel::relabel(&mut records, config);
+    let seconds = started.elapsed().as_secs_f64();
+    let format = write_records(output, &records)?;
+    Ok(format!(
+        "{}: {} records, {relabelled} relabelled by depth-{} searches in {seconds:.1} s ({:.0} a second) ({format})",
+        output.display(),
+        records.len(),
+        config.depth,
+        relabelled as f64 / seconds.max(1e-9)
     ))
 }
 
@@ -210,6 +242,7 @@ pub fn run_train(args: &TrainArgs) -> ExitCode {
         learning_rate: args.learning_rate,
         l2: args.l2,
         played_weight: args.played_weight,
+        searched_weight: args.searched_weight,
         threads: threads_or_cores(args.threads),
     };
     let (values, phases) = fit::fit(&records, &config);
@@ -280,18 +313,11 @@ pub fn run_accuracy(args: &AccuracyArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let tt = TranspositionTable::new(16);
-    let stop = AtomicBool::new(false);
     let (mut error, mut squared, mut bias, mut winner) = (0f64, 0f64, 0f64, 0usize);
     for (board, exact) in &positions {
-        let score = if depth == 0 {
-            evaluate(board)
-        } else {
-            let limits = Limits {
-                depth: Some(depth),
-                exact_empties: Some(0),
-                ..Limits::default()
-            };
-            search(&tt, &stop, board, &limits, |_| {}).score
+        let score = match depth {
+            0 => evaluate(board),
+            _ => relabel::searched_score(&tt, board, depth),
         };
         let discs = f64::from(score) / f64::from(DISC);
         let miss = discs - f64::from(*exact);

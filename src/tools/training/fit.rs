@@ -31,6 +31,8 @@ pub struct FitConfig {
     /// The weight of a `played` record's error against an `exact` one's (1): a game's result
     /// is a noisier label than the solver's value.
     pub played_weight: f64,
+    /// The weight of a `searched` (backed-up) record's error against an `exact` one's.
+    pub searched_weight: f64,
     pub threads: usize,
 }
 
@@ -42,7 +44,7 @@ struct Sample {
     target: f32,
     empties: u8,
     validation: bool,
-    exact: bool,
+    label: Label,
 }
 
 /// The errors of one phase after fitting, in discs.
@@ -86,7 +88,7 @@ fn sample(r: &Record, map: &[u32]) -> Sample {
         target: r.score as f32,
         empties: r.position.board.empty_count() as u8,
         validation: is_validation(r),
-        exact: r.label == Label::Exact,
+        label: r.label,
     }
 }
 
@@ -209,7 +211,11 @@ fn adam(train: &[&Sample], config: &FitConfig) -> Vec<f32> {
     }
     seen[BIAS..].iter_mut().for_each(|s| *s = true);
     let mut gradient = vec![0f64; n];
-    let weight = |s: &Sample| if s.exact { 1.0 } else { config.played_weight };
+    let weight = |s: &Sample| match s.label {
+        Label::Exact => 1.0,
+        Label::Played => config.played_weight,
+        Label::Searched => config.searched_weight,
+    };
     let scale = 2.0 / train.iter().map(|s| weight(s)).sum::<f64>();
     for epoch in 0..config.epochs {
         gradient.iter_mut().for_each(|g| *g = 0.0);
@@ -288,6 +294,7 @@ mod tests {
             learning_rate: 0.1,
             l2: 0.0,
             played_weight: 1.0,
+            searched_weight: 1.0,
             threads: 2,
         };
         let (values, phases) = fit(&records, &config);

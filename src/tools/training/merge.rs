@@ -2,7 +2,7 @@
 //! [`Record::key`], so that the result depends on the records given and not on their order.
 //!
 //! Where several records hold one position, the first by [`precedence`] stays: an `exact`
-//! label beats a `played` one; between two of the same kind, the one from the game of lower
+//! label beats a `searched` one, which beats a `played` one; between two of the same kind, the one from the game of lower
 //! index (for the games of one self-play run or one games file, the one that run met first);
 //! then the lower score, then the lower stored orientation. Shards of one run thus merge into
 //! the file that the run alone writes.
@@ -19,10 +19,15 @@ pub struct Merged {
 }
 
 /// The order in which records of one position are preferred: the least wins.
-fn precedence(r: &Record) -> (bool, u32, i32, u64, u64, bool) {
+fn precedence(r: &Record) -> (u8, u32, i32, u64, u64, bool) {
     let b = &r.position.board;
+    let rank = match r.label {
+        Label::Exact => 0,
+        Label::Searched => 1,
+        Label::Played => 2,
+    };
     (
-        r.label != Label::Exact,
+        rank,
         r.game,
         r.score,
         b.player,
@@ -78,13 +83,16 @@ mod tests {
             mirrored,
             record("f5d6c3", -2, Label::Played, 9),
             record("f5d6c3", 0, Label::Exact, 12),
+            record("f5d6c3", 4, Label::Searched, 3),
+            record("f5d6c3d3", -2, Label::Played, 2),
+            record("f5d6c3d3", 4, Label::Searched, 5),
         ];
         let forward = merge(all);
-        assert_eq!(forward.duplicates, 2);
+        assert_eq!(forward.duplicates, 4);
         let kept: Vec<(i32, u32)> = forward.records.iter().map(|r| (r.score, r.game)).collect();
-        assert_eq!(kept.len(), 2);
+        assert_eq!(kept.len(), 3);
         assert!(
-            kept.contains(&(6, 1)) && kept.contains(&(0, 12)),
+            kept.contains(&(6, 1)) && kept.contains(&(0, 12)) && kept.contains(&(4, 5)),
             "{kept:?}"
         );
         let mut reversed = all;

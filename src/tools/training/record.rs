@@ -21,7 +21,8 @@
 //!   from -64 to +64;
 //! - how the score was found: `exact` is perfect play from this position, the solver's value;
 //!   `played` is the result of the game this position came from, played on to a position the
-//!   solver then finished exactly.
+//!   solver then finished exactly; `searched` is a shallow search's value, rounded to whole
+//!   discs, whose leaves the evaluation scored (a backed-up label, see [`super::relabel`]).
 //!
 //! Lines starting with `#` are comments; the first line of a file written by Oxello is the
 //! header above. Each position appears once under the 8 symmetries of the board. The text
@@ -39,8 +40,8 @@
 //!     16     8  record count
 //!     24     8  FNV-1a 64 checksum of the records
 //!     32     -  records: player u64, opponent u64 (the side to move's discs, then the
-//!               other's), score i8, flags u8 (bit 0: white to move, bit 1: played, the
-//!               other bits 0), game u32
+//!               other's), score i8, flags u8 (bit 0: white to move, bit 1: played,
+//!               bit 2: searched, the other bits 0, never bits 1 and 2 both), game u32
 //! ```
 //!
 //! A binary file is written whole or not at all (a temporary file renamed over it). One that
@@ -64,6 +65,7 @@ const HEADER_BYTES: usize = 32;
 const RECORD_BYTES: usize = 22;
 const WHITE_TO_MOVE: u8 = 1;
 const PLAYED: u8 = 2;
+const SEARCHED: u8 = 4;
 
 /// How a record's score was found.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -72,6 +74,19 @@ pub enum Label {
     Exact,
     /// The game's result, with an exact finish.
     Played,
+    /// A shallow search's value by the evaluation.
+    Searched,
+}
+
+impl Label {
+    /// The label's word in the text format.
+    pub fn word(self) -> &'static str {
+        match self {
+            Label::Exact => "exact",
+            Label::Played => "played",
+            Label::Searched => "searched",
+        }
+    }
 }
 
 /// A position and its score for the side to move, in discs.
@@ -140,15 +155,12 @@ impl From<FrameError> for RecordError {
 
 impl fmt::Display for Record {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let label = match self.label {
-            Label::Exact => "exact",
-            Label::Played => "played",
-        };
         write!(
             f,
-            "{} {:+} {label}",
+            "{} {:+} {}",
             format_position(&self.position),
-            self.score
+            self.score,
+            self.label.word()
         )
     }
 }
@@ -162,7 +174,7 @@ pub fn parse_record(line: &str) -> Result<Option<Record>, ParseError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let [board, side, score, label] = words[..] else {
         return Err(ParseError(format!(
-            "expected '<64 squares> <side> <score> <exact|played>', got {} fields",
+            "expected '<64 squares> <side> <score> <exact|played|searched>', got {} fields",
             words.len()
         )));
     };
@@ -172,15 +184,14 @@ pub fn parse_record(line: &str) -> Result<Option<Record>, ParseError> {
         .ok()
         .filter(|s: &i32| (-64..=64).contains(s))
         .ok_or_else(|| ParseError(format!("score '{score}' is not a number from -64 to 64")))?;
-    let label = match label {
-        "exact" => Label::Exact,
-        "played" => Label::Played,
-        _ => {
-            return Err(ParseError(format!(
-                "label '{label}' is neither 'exact' nor 'played'"
-            )))
-        }
-    };
+    let label = [Label::Exact, Label::Played, Label::Searched]
+        .into_iter()
+        .find(|l| l.word() == label)
+        .ok_or_else(|| {
+            ParseError(format!(
+                "label '{label}' is not 'exact', 'played' or 'searched'"
+            ))
+        })?;
     Ok(Some(Record {
         position,
         score,
@@ -231,6 +242,7 @@ fn encode(out: &mut Vec<u8>, r: &Record) {
     let label = match r.label {
         Label::Exact => 0,
         Label::Played => PLAYED,
+        Label::Searched => SEARCHED,
     };
     out.extend_from_slice(&r.position.board.player.to_le_bytes());
     out.extend_from_slice(&r.position.board.opponent.to_le_bytes());
@@ -292,16 +304,19 @@ fn decode(chunk: &[u8]) -> Result<Record, &'static str> {
 
 /// The side to move and the label of a record's flags byte.
 fn flags(byte: u8) -> Result<(Color, Label), &'static str> {
-    if byte & !(WHITE_TO_MOVE | PLAYED) != 0 {
+    if byte & !(WHITE_TO_MOVE | PLAYED | SEARCHED) != 0
+        || byte & (PLAYED | SEARCHED) == PLAYED | SEARCHED
+    {
         return Err("unknown flags");
     }
     let side = match byte & WHITE_TO_MOVE {
         0 => Color::Black,
         _ => Color::White,
     };
-    let label = match byte & PLAYED {
+    let label = match byte & (PLAYED | SEARCHED) {
         0 => Label::Exact,
-        _ => Label::Played,
+        PLAYED => Label::Played,
+        _ => Label::Searched,
     };
     Ok((side, label))
 }
@@ -338,7 +353,7 @@ mod tests {
             .zip([
                 (-4, Label::Played, 7),
                 (12, Label::Exact, 0),
-                (64, Label::Played, 1 << 31),
+                (64, Label::Searched, 1 << 31),
             ])
             .map(|(transcript, (score, label, game))| Record {
                 position: *Game::from_transcript(transcript).unwrap().position(),
@@ -394,7 +409,7 @@ mod tests {
         let e = err(&to_binary(&[records()[1], record]));
         assert!(matches!(e, RecordError::Record { index: 1, .. }), "{e}");
         let mut body = to_binary(&records()[..1]);
-        body[HEADER_BYTES + 17] = 4;
+        body[HEADER_BYTES + 17] = PLAYED | SEARCHED;
         let sum = checksum(&body[HEADER_BYTES..]);
         body[24..32].copy_from_slice(&sum.to_le_bytes());
         assert!(matches!(
