@@ -190,6 +190,8 @@ fn drop_random_leaves_out_exactly_the_positions_of_the_random_plies() {
     assert!(records(&all).len() > kept_records.len() + 30);
 }
 
+const HOLDOUT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/wthor_holdout.txt");
+
 #[test]
 fn bad_arguments_are_errors_without_output() {
     let dir = tempfile::tempdir().unwrap();
@@ -197,6 +199,7 @@ fn bad_arguments_are_errors_without_output() {
         &["--random-plies", "9-3"][..],
         &["--temperature=-1"],
         &["--games-file", "/nonexistent/games.txt"],
+        &["--drop-random", "--games-file", HOLDOUT],
     ] {
         let out = dir.path().join("bad.txt");
         let output = common::run(&[&["selfplay", "--out", out.to_str().unwrap()], bad].concat());

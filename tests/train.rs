@@ -205,4 +205,9 @@ fn bad_records_or_an_unwritable_output_fail_without_a_file() {
     .unwrap();
     let nowhere = dir.path().join("missing").join("w.bin");
     assert_train_fails(&good, &nowhere, "missing");
+
+    let out = dir.path().join("w.bin");
+    let run = train(&good, &out, &["--searched-weight=-1"]);
+    assert!(!run.status.success() && !out.exists());
+    assert!(String::from_utf8_lossy(&run.stderr).contains("--searched-weight -1 must be"));
 }

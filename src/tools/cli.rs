@@ -258,7 +258,8 @@ pub struct SelfplayArgs {
     /// From this many empties on, self-play takes the search's best move, without noise.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=60))]
     pub greedy_empties: u32,
-    /// Leave the positions where a random opening move was played out of the data.
+    /// Leave the positions where a random opening move was played out of the data (self-play
+    /// only).
     #[arg(long)]
     pub drop_random: bool,
     /// Seed of the self-play games.
@@ -283,8 +284,8 @@ pub struct DataArgs {
 #[derive(Subcommand)]
 pub enum DataCommand {
     /// Join record files into OUT: one record per position under the 8 symmetries (exact
-    /// beats played, then the game of lower index), sorted, so that the order of the inputs
-    /// does not matter.
+    /// beats searched beats played, then the game of lower index), sorted, so that the order
+    /// of the inputs does not matter.
     Merge {
         /// The merged file, written whole (it may be one of the inputs).
         out: PathBuf,

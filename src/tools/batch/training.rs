@@ -68,6 +68,9 @@ pub fn run_selfplay(args: &SelfplayArgs) -> ExitCode {
 
 /// The generation `args` ask for, checked.
 fn selfplay_config(args: &SelfplayArgs) -> Result<selfplay::Config, String> {
+    if args.drop_random && args.games_file.is_some() {
+        return Err("--drop-random applies to self-play, not to the games of --games-file".into());
+    }
     if !(args.temperature.is_finite() && args.temperature >= 0.0) {
         return Err(format!(
             "--temperature {} must be 0 or more",
@@ -192,8 +195,8 @@ fn relabel_file(
     output: &std::path::Path,
     config: &relabel::Config,
 ) -> Result<String, String> {
-    let started = Instant::now();
     let mut records = read_file(input)?;
+    let started = Instant::now();
     let relabelled = relabel::relabel(&mut records, config);
     let seconds = started.elapsed().as_secs_f64();
     let format = write_records(output, &records)?;
@@ -218,6 +221,15 @@ fn write_records(path: &std::path::Path, records: &[Record]) -> Result<&'static 
 
 pub fn run_train(args: &TrainArgs) -> ExitCode {
     let started = Instant::now();
+    for (flag, weight) in [
+        ("--played-weight", args.played_weight),
+        ("--searched-weight", args.searched_weight),
+    ] {
+        if !(weight.is_finite() && weight >= 0.0) {
+            eprintln!("oxello train: {flag} {weight} must be 0 or more");
+            return ExitCode::FAILURE;
+        }
+    }
     let loaded = read_record_files(&args.data)
         .and_then(|records| Ok((records, excluded_positions(args.exclude.as_deref())?)));
     let (mut records, excluded) = match loaded {

@@ -1,11 +1,11 @@
 //! Joining record files: one record per position under the 8 symmetries, sorted by
 //! [`Record::key`], so that the result depends on the records given and not on their order.
 //!
-//! Where several records hold one position, the first by [`precedence`] stays: an `exact`
-//! label beats a `searched` one, which beats a `played` one; between two of the same kind, the one from the game of lower
-//! index (for the games of one self-play run or one games file, the one that run met first);
-//! then the lower score, then the lower stored orientation. Shards of one run thus merge into
-//! the file that the run alone writes.
+//! Where several records hold one position, the first by [`precedence`] stays: an `exact` label
+//! beats a `searched` one, which beats a `played` one; between two of the same kind, the one
+//! from the game of lower index (for the games of one self-play run or one games file, the one
+//! that run met first); then the lower score, then the lower stored orientation. Shards of one
+//! run thus merge into the file that the run alone writes.
 
 use super::record::{Label, Record};
 use oxello::board::Color;

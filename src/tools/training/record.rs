@@ -17,8 +17,8 @@
 //!
 //! - the 64 squares a1, b1, ..., h8 (`X` black, `O` white, `-` empty) and the side to move, as
 //!   in an `.obf` line;
-//! - the score: the final disc differential for the side to move (empties to the winner), even,
-//!   from -64 to +64;
+//! - the score for the side to move, from -64 to +64: the final disc differential (empties to
+//!   the winner, so even) for `exact` and `played`, a rounded evaluation for `searched`;
 //! - how the score was found: `exact` is perfect play from this position, the solver's value;
 //!   `played` is the result of the game this position came from, played on to a position the
 //!   solver then finished exactly; `searched` is a shallow search's value, rounded to whole
@@ -409,15 +409,17 @@ mod tests {
         let e = err(&to_binary(&[records()[1], record]));
         assert!(matches!(e, RecordError::Record { index: 1, .. }), "{e}");
         let mut body = to_binary(&records()[..1]);
-        body[HEADER_BYTES + 17] = PLAYED | SEARCHED;
-        let sum = checksum(&body[HEADER_BYTES..]);
-        body[24..32].copy_from_slice(&sum.to_le_bytes());
-        assert!(matches!(
-            err(&body),
-            RecordError::Record {
-                index: 0,
-                what: "unknown flags"
-            }
-        ));
+        for flags in [PLAYED | SEARCHED, 8] {
+            body[HEADER_BYTES + 17] = flags;
+            let sum = checksum(&body[HEADER_BYTES..]);
+            body[24..32].copy_from_slice(&sum.to_le_bytes());
+            assert!(matches!(
+                err(&body),
+                RecordError::Record {
+                    index: 0,
+                    what: "unknown flags"
+                }
+            ));
+        }
     }
 }

@@ -3,8 +3,9 @@
 //!
 //! Trained from the end backwards, phase by phase, each search reaches positions whose phase
 //! has already learnt from exact or backed-up labels, so a weak move late in a game no longer
-//! mislabels every position before it. Records are searched in fixed blocks, each from a
-//! cleared table, so the labels do not depend on the number of threads.
+//! mislabels every position before it. Each record is searched from a cleared table, so its
+//! label depends on nothing but the position and the weights: not on the other records, their
+//! order or the number of threads.
 
 use super::record::{Label, Record};
 use oxello::board::Board;
@@ -14,10 +15,10 @@ use oxello::tt::TranspositionTable;
 use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-/// Records searched from one cleared table.
-const BLOCK: usize = 1024;
-/// Each worker's table, in MiB: plenty for a few plies.
-const TABLE_MIB: usize = 2;
+/// Records a worker takes at a time.
+const CHUNK: usize = 64;
+/// Each worker's table, in MiB: plenty for a few plies, and quick to clear.
+const TABLE_MIB: usize = 1;
 
 /// What to relabel.
 #[derive(Clone, Debug)]
@@ -26,6 +27,7 @@ pub struct Config {
     pub empties: RangeInclusive<u32>,
     /// Depth of the searches.
     pub depth: u32,
+    /// Worker threads, each with its own table.
     pub threads: usize,
 }
 
@@ -69,13 +71,13 @@ fn search_blocks(records: &[Record], config: &Config) -> Vec<(usize, i32)> {
                     let mut tt = TranspositionTable::new(TABLE_MIB);
                     let mut found = Vec::new();
                     loop {
-                        let start = next.fetch_add(BLOCK, Ordering::Relaxed);
+                        let start = next.fetch_add(CHUNK, Ordering::Relaxed);
                         if start >= records.len() {
                             return found;
                         }
-                        tt.clear();
-                        let block = records.iter().enumerate().skip(start).take(BLOCK);
-                        for (i, r) in block.filter(|(_, r)| chosen(r, config)) {
+                        let chunk = records.iter().enumerate().skip(start).take(CHUNK);
+                        for (i, r) in chunk.filter(|(_, r)| chosen(r, config)) {
+                            tt.clear();
                             let score = searched_score(&tt, &r.position.board, config.depth);
                             found.push((i, whole_discs(score)));
                         }
@@ -94,4 +96,53 @@ fn search_blocks(records: &[Record], config: &Config) -> Vec<(usize, i32)> {
 fn whole_discs(score: i32) -> i32 {
     let disc = f64::from(DISC);
     (f64::from(score) / disc).round().clamp(-64.0, 64.0) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::bench::MIDGAME_OPENINGS;
+    use oxello::game::Game;
+
+    /// The positions along the bench's openings, three times over, `played` at 0, and one
+    /// `exact` among them.
+    fn records() -> Vec<Record> {
+        let mut records: Vec<Record> = [MIDGAME_OPENINGS; 3]
+            .iter()
+            .flatten()
+            .flat_map(|o| (2..=o.len()).step_by(2).map(move |n| &o[..n]))
+            .map(|transcript| Record {
+                position: *Game::from_transcript(transcript).unwrap().position(),
+                score: 0,
+                label: Label::Played,
+                game: 0,
+            })
+            .collect();
+        records[5].label = Label::Exact;
+        records
+    }
+
+    #[test]
+    fn labels_depend_on_the_position_alone() {
+        let config = |threads| Config {
+            empties: 44..=58,
+            depth: 3,
+            threads,
+        };
+        let mut forward = records();
+        assert!(forward.len() > 2 * CHUNK, "{} records", forward.len());
+        let count = relabel(&mut forward, &config(1));
+        let mut backward = records();
+        backward.reverse();
+        assert_eq!(relabel(&mut backward, &config(3)), count);
+        backward.reverse();
+        assert_eq!(forward, backward);
+        let chosen = |r: &Record| (44..=58).contains(&r.position.board.empty_count());
+        for (before, after) in records().iter().zip(&forward) {
+            let relabelled = chosen(before) && before.label == Label::Played;
+            assert_eq!(after.label == Label::Searched, relabelled, "{after:?}");
+            assert_eq!(after.position, before.position);
+        }
+        assert!(count > CHUNK, "{count} relabelled");
+    }
 }
