@@ -27,7 +27,7 @@ pub fn read_games_file(path: &std::path::Path) -> Result<Vec<Game>, String> {
     }
 }
 
-/// Parses "LOW-HIGH" random plies.
+/// Parses the "LOW-HIGH" value of `flag`, 0 <= LOW <= HIGH <= 60.
 pub fn parse_range(flag: &str, s: &str) -> Result<(u32, u32), String> {
     let bad = || format!("{flag} '{s}' is not LOW-HIGH with 0 <= LOW <= HIGH <= 60");
     let (low, high) = s.split_once('-').ok_or_else(bad)?;

@@ -19,15 +19,10 @@ pub struct Merged {
 }
 
 /// The order in which records of one position are preferred: the least wins.
-fn precedence(r: &Record) -> (u8, u32, i32, u64, u64, bool) {
+fn precedence(r: &Record) -> (Label, u32, i32, u64, u64, bool) {
     let b = &r.position.board;
-    let rank = match r.label {
-        Label::Exact => 0,
-        Label::Searched => 1,
-        Label::Played => 2,
-    };
     (
-        rank,
+        r.label,
         r.game,
         r.score,
         b.player,

@@ -67,24 +67,35 @@ const WHITE_TO_MOVE: u8 = 1;
 const PLAYED: u8 = 2;
 const SEARCHED: u8 = 4;
 
-/// How a record's score was found.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// How a record's score was found, in the order a merge prefers them (the least first).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Label {
     /// Perfect play from the position.
     Exact,
-    /// The game's result, with an exact finish.
-    Played,
     /// A shallow search's value by the evaluation.
     Searched,
+    /// The game's result, with an exact finish.
+    Played,
 }
 
 impl Label {
+    const ALL: [Label; 3] = [Label::Exact, Label::Searched, Label::Played];
+
     /// The label's word in the text format.
     pub fn word(self) -> &'static str {
         match self {
             Label::Exact => "exact",
-            Label::Played => "played",
             Label::Searched => "searched",
+            Label::Played => "played",
+        }
+    }
+
+    /// The label's bits in a binary record's flags.
+    fn flag(self) -> u8 {
+        match self {
+            Label::Exact => 0,
+            Label::Searched => SEARCHED,
+            Label::Played => PLAYED,
         }
     }
 }
@@ -184,7 +195,7 @@ pub fn parse_record(line: &str) -> Result<Option<Record>, ParseError> {
         .ok()
         .filter(|s: &i32| (-64..=64).contains(s))
         .ok_or_else(|| ParseError(format!("score '{score}' is not a number from -64 to 64")))?;
-    let label = [Label::Exact, Label::Played, Label::Searched]
+    let label = Label::ALL
         .into_iter()
         .find(|l| l.word() == label)
         .ok_or_else(|| {
@@ -239,15 +250,10 @@ fn encode(out: &mut Vec<u8>, r: &Record) {
         Color::Black => 0,
         Color::White => WHITE_TO_MOVE,
     };
-    let label = match r.label {
-        Label::Exact => 0,
-        Label::Played => PLAYED,
-        Label::Searched => SEARCHED,
-    };
     out.extend_from_slice(&r.position.board.player.to_le_bytes());
     out.extend_from_slice(&r.position.board.opponent.to_le_bytes());
     out.push(r.score as i8 as u8);
-    out.push(side | label);
+    out.push(side | r.label.flag());
     out.extend_from_slice(&r.game.to_le_bytes());
 }
 
@@ -304,19 +310,13 @@ fn decode(chunk: &[u8]) -> Result<Record, &'static str> {
 
 /// The side to move and the label of a record's flags byte.
 fn flags(byte: u8) -> Result<(Color, Label), &'static str> {
-    if byte & !(WHITE_TO_MOVE | PLAYED | SEARCHED) != 0
-        || byte & (PLAYED | SEARCHED) == PLAYED | SEARCHED
-    {
-        return Err("unknown flags");
-    }
+    let label = Label::ALL
+        .into_iter()
+        .find(|l| l.flag() == byte & !WHITE_TO_MOVE)
+        .ok_or("unknown flags")?;
     let side = match byte & WHITE_TO_MOVE {
         0 => Color::Black,
         _ => Color::White,
-    };
-    let label = match byte & (PLAYED | SEARCHED) {
-        0 => Label::Exact,
-        PLAYED => Label::Played,
-        _ => Label::Searched,
     };
     Ok((side, label))
 }

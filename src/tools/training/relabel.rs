@@ -53,7 +53,7 @@ fn chosen(record: &Record, config: &Config) -> bool {
 /// Relabels the chosen records in place with searched scores, rounded to whole discs, on
 /// `config.threads` threads; returns how many it relabelled.
 pub fn relabel(records: &mut [Record], config: &Config) -> usize {
-    let scores = search_blocks(records, config);
+    let scores = searched_scores(records, config);
     for &(i, score) in &scores {
         records[i].score = score;
         records[i].label = Label::Searched;
@@ -62,7 +62,7 @@ pub fn relabel(records: &mut [Record], config: &Config) -> usize {
 }
 
 /// The index and searched score, in whole discs, of every chosen record.
-fn search_blocks(records: &[Record], config: &Config) -> Vec<(usize, i32)> {
+fn searched_scores(records: &[Record], config: &Config) -> Vec<(usize, i32)> {
     let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
         let workers: Vec<_> = (0..config.threads.max(1))

@@ -384,16 +384,17 @@ impl<'a> Worker<'a> {
         let mut before = Vec::new();
         let mut result = None;
         let mut pos = Position::start();
-        let mut next = moves.iter().enumerate();
+        let mut next = moves.iter();
+        // Positions where a move is made, counted: the first `skip` are left out.
+        let mut ply = 0;
         while !pos.is_game_over() {
             if pos.board.moves() == 0 {
                 pos = pos.pass();
                 continue;
             }
-            let (ply, mut sq) = next
-                .next()
-                .map_or((moves.len(), None), |(i, &sq)| (i, Some(sq)));
+            let mut sq = next.next().copied();
             let kept = ply >= skip;
+            ply += 1;
             if pos.board.empty_count() <= self.config.exact_empties {
                 let (score, best) = self.solve(&pos);
                 result.get_or_insert(black_view(&pos, score));
