@@ -4,7 +4,7 @@
 mod common;
 
 /// The total search nodes of `oxello bench --threads 1`.
-const SIGNATURE: u64 = 81_814_640;
+const SIGNATURE: u64 = 84_671_343;
 
 #[test]
 fn bench_prints_the_expected_signature() {

