@@ -5,14 +5,18 @@ mod common;
 use common::run as oxello;
 
 use oxello::board::{Board, Position};
+use oxello::book::jobs::{search_position, SOLVE_EMPTIES};
 use oxello::book::learn::game_keys;
-use oxello::book::{build, Book, BuildConfig, Jobs, Key, Options};
+use oxello::book::{build, Book, BuildConfig, Depth, Jobs, Key, Options};
+use oxello::eval::DISC;
 use oxello::game::Game;
 use oxello::notation::format_position;
 use oxello::rng::Rng;
 use oxello::symmetry::{transform_board, transform_square};
+use oxello::tt::TranspositionTable;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 fn text(bytes: &[u8]) -> String {
@@ -63,6 +67,8 @@ fn library_api_example() {
     let config = BuildConfig {
         plies: 3,
         width: 200,
+        line_error: None,
+        free_plies: 0,
         shard: None,
     };
     build(&mut book, &config, &mut jobs).unwrap();
@@ -259,6 +265,137 @@ fn two_shards_merged_equal_one_run() {
     let merged = dir.path().join("merged.bin");
     book_ok(&["merge", path_str(&merged), path_str(&a), path_str(&b)]);
     assert!(std::fs::read(&merged).unwrap() == std::fs::read(&one).unwrap());
+}
+
+/// A line build, with shards split at ply 5: `--line-error 1 --free-plies 2`, 8 plies.
+fn line_build(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    let file = dir.join(name);
+    let args = [
+        &["build", path_str(&file), "--plies", "8", "--depth", "4"],
+        &["--line-error", "1", "--free-plies", "2"][..],
+        extra,
+    ]
+    .concat();
+    book_ok(&args);
+    file
+}
+
+/// The lines a `line_build` follows, found by walking every line from the start in colours:
+/// for each colour as the book's player, its own moves the best searched move, the other
+/// colour's within 2 discs of the best and losing at most 1 disc in all, every move free in
+/// the first 2 plies.
+fn walk_lines(
+    book: &Book,
+    key: Key,
+    ply: u32,
+    black_moves: bool,
+    spent: [Option<i32>; 2],
+    found: &mut std::collections::BTreeSet<Key>,
+) {
+    found.insert(key);
+    if ply == 8 {
+        return;
+    }
+    let entry = book.get(&key).expect("every followed position is searched");
+    let best = entry.scores[0].score;
+    for s in &entry.scores {
+        let loss = if ply < 2 { 0 } else { best - s.score };
+        // spent[0]: black is the book's player; spent[1]: white is.
+        let spend = |book_player_is_black: bool, spent: Option<i32>| {
+            let spent = spent?;
+            if book_player_is_black == black_moves {
+                (loss == 0).then_some(spent)
+            } else {
+                (loss <= 200 && spent + loss <= 100).then_some(spent + loss)
+            }
+        };
+        let next = [spend(true, spent[0]), spend(false, spent[1])];
+        let child = key.board().play(s.square).unwrap();
+        let (child, passed) = if child.moves() == 0 {
+            (child.pass(), true)
+        } else {
+            (child, false)
+        };
+        if next != [None, None] && child.moves() != 0 {
+            walk_lines(
+                book,
+                Key::of(&child),
+                ply + 1,
+                black_moves == passed,
+                next,
+                found,
+            );
+        }
+    }
+}
+
+#[test]
+fn a_line_build_holds_the_lines_of_its_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = Book::open(&line_build(dir.path(), "lines.bin", &[])).unwrap();
+    let mut found = std::collections::BTreeSet::new();
+    walk_lines(
+        &book,
+        Key::of(&Board::START),
+        0,
+        true,
+        [Some(0), Some(0)],
+        &mut found,
+    );
+    let held: std::collections::BTreeSet<Key> = book.entries().map(|(k, _)| *k).collect();
+    assert_eq!(held, found);
+    let wide = dir.path().join("wide.bin");
+    book_ok(&["build", path_str(&wide), "--plies", "8", "--depth", "4"]);
+    let wide = positions_in(&wide).unwrap();
+    assert!(
+        held.len() * 2 < wide,
+        "{} line positions, {wide} wide",
+        held.len()
+    );
+    // Two shards merged equal one run here too.
+    let (a, b) = (
+        line_build(
+            dir.path(),
+            "line0.bin",
+            &["--shard", "0/2", "--shard-ply", "5"],
+        ),
+        line_build(
+            dir.path(),
+            "line1.bin",
+            &["--shard", "1/2", "--shard-ply", "5"],
+        ),
+    );
+    let merged = dir.path().join("line-merged.bin");
+    book_ok(&["merge", path_str(&merged), path_str(&a), path_str(&b)]);
+    let one = std::fs::read(dir.path().join("lines.bin")).unwrap();
+    assert!(std::fs::read(&merged).unwrap() == one);
+}
+
+/// FFO #`number` (40-59) of `tests/data`, with its published best score.
+fn ffo(number: usize) -> (Board, i32) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fforum-40-59.obf");
+    let text = std::fs::read_to_string(path).unwrap();
+    let entry = &oxello::notation::parse_obf(&text).unwrap()[number - 40];
+    (entry.position.board, entry.value().unwrap())
+}
+
+/// A book search solves from twice its depth, as a playing level does, but no more than
+/// `SOLVE_EMPTIES`: FFO #40 (20 empties) at depth 10 is solved to its published value, FFO #49
+/// (26 empties) at depth 13 stays a midgame search.
+#[test]
+fn a_book_search_solves_only_up_to_its_empties_bound() {
+    let mut tt = TranspositionTable::new(16);
+    let stop = AtomicBool::new(false);
+    let (board, value) = ffo(40);
+    assert!(board.empty_count() <= SOLVE_EMPTIES);
+    let entry = search_position(&mut tt, &Key::of(&board), 10, &stop);
+    assert_eq!(entry.depth, Depth::Exact);
+    assert_eq!(entry.best_score(), Some(value * DISC));
+    let (board, _) = ffo(49);
+    assert!(board.empty_count() > SOLVE_EMPTIES && board.empty_count() <= 26);
+    let entry = search_position(&mut tt, &Key::of(&board), 13, &stop);
+    assert_eq!(entry.depth, Depth::Plies(13));
+    assert_eq!(entry.scores.len(), board.moves().count_ones() as usize);
 }
 
 #[test]

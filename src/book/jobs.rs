@@ -16,7 +16,13 @@ use std::time::{Duration, Instant};
 /// Each search's table: part of what a search's result depends on, so fixed.
 pub const HASH_MIB: usize = 16;
 
-/// Searches `key`'s position `depth` plies deep (exactly when the search reaches the end),
+/// The most empties a book search solves before its depth reaches the end. A playing
+/// level solves from twice its depth (`search::solves_after`), and so does a book search up
+/// to here; beyond, the solve of every move would take minutes where the search takes seconds.
+pub const SOLVE_EMPTIES: u32 = 24;
+
+/// Searches `key`'s position `depth` plies deep (exactly from twice the depth, up to
+/// [`SOLVE_EMPTIES`], or where the depth reaches the end),
 /// scoring every legal move. `stop` aborts it: the entry is then not to be kept.
 pub fn search_position(
     tt: &mut TranspositionTable,
@@ -29,6 +35,7 @@ pub fn search_position(
     let limits = Limits {
         depth: Some(depth.max(1)),
         lines: board.moves().count_ones() as usize,
+        exact_empties: Some((2 * depth).min(SOLVE_EMPTIES)),
         ..Limits::default()
     };
     let report = search(tt, stop, &board, &limits, |_| {});

@@ -69,6 +69,13 @@ struct BuildArgs {
     /// Follow the moves within this many discs of the best.
     #[arg(long, default_value_t = 2.0)]
     width: f64,
+    /// Build for a player of the book's best moves: follow a line while one side plays only
+    /// the best move and the other side's moves lose at most this many discs in all.
+    #[arg(long)]
+    line_error: Option<f64>,
+    /// Follow every move of the first plies, at no cost (openings of random moves).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=59))]
+    free_plies: u32,
     /// Build shard K of N (0-based, `K/N`): only the positions at --shard-ply that hash to
     /// it, and what follows them. `book merge` joins the shards.
     #[arg(long, value_parser = parse_shard)]
@@ -181,9 +188,11 @@ fn clock(secs: u64) -> String {
 }
 
 fn run_build(a: BuildArgs, evaluation: u64) -> Result<ExitCode, String> {
-    if !(a.width.is_finite() && a.width >= 0.0 && a.width <= 128.0) {
-        return Err(format!("--width {}: expected discs, 0-128", a.width));
-    }
+    let width = centi_discs("--width", a.width)?;
+    let line_error = a
+        .line_error
+        .map(|e| centi_discs("--line-error", e))
+        .transpose()?;
     let shard = a
         .shard
         .map(|(k, n)| Shard::new(k, n, a.shard_ply, a.plies))
@@ -191,7 +200,9 @@ fn run_build(a: BuildArgs, evaluation: u64) -> Result<ExitCode, String> {
         .map_err(|e| e.to_string())?;
     let config = BuildConfig {
         plies: a.plies,
-        width: (a.width * f64::from(DISC)).round() as i32,
+        width,
+        line_error,
+        free_plies: a.free_plies,
         shard,
     };
     let options = options(&a.search, &a.file)?;
@@ -204,6 +215,14 @@ fn run_build(a: BuildArgs, evaluation: u64) -> Result<ExitCode, String> {
     book.save(&a.file).map_err(book_error(&a.file))?;
     summary(&a.file, &book, before, started);
     Ok(ExitCode::SUCCESS)
+}
+
+/// Discs given for `flag` in centi-discs, if they are 0-128.
+fn centi_discs(flag: &str, discs: f64) -> Result<i32, String> {
+    if !(discs.is_finite() && (0.0..=128.0).contains(&discs)) {
+        return Err(format!("{flag} {discs}: expected discs, 0-128"));
+    }
+    Ok((discs * f64::from(DISC)).round() as i32)
 }
 
 fn summary(path: &Path, book: &Book, before: usize, started: Instant) {
