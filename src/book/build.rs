@@ -116,10 +116,7 @@ type Spent = [Option<i32>; 2];
 
 /// Keeps the cheaper of two lines' spending, role by role.
 fn cheapest(a: Spent, b: Spent) -> Spent {
-    let min = |x: Option<i32>, y: Option<i32>| match (x, y) {
-        (Some(x), Some(y)) => Some(x.min(y)),
-        _ => x.or(y),
-    };
+    let min = |x: Option<i32>, y: Option<i32>| x.into_iter().chain(y).min();
     [min(a[0], b[0]), min(a[1], b[1])]
 }
 
@@ -142,8 +139,8 @@ pub fn build(book: &mut Book, config: &BuildConfig, jobs: &mut Jobs) -> Result<(
         let mut next = BTreeMap::new();
         for (key, spent) in &level {
             for (child, child_spent) in followed(book, key, *spent, ply, config) {
-                let old = next.get(&child).copied().unwrap_or([None, None]);
-                next.insert(child, cheapest(old, child_spent));
+                let slot = next.entry(child).or_insert([None, None]);
+                *slot = cheapest(*slot, child_spent);
             }
         }
         level = next;
