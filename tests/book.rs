@@ -7,6 +7,7 @@ use common::run as oxello;
 use oxello::board::{Board, Position};
 use oxello::book::jobs::{search_position, SOLVE_EMPTIES};
 use oxello::book::learn::game_keys;
+use oxello::book::store::successor;
 use oxello::book::{build, Book, BuildConfig, Depth, Jobs, Key, Options};
 use oxello::eval::DISC;
 use oxello::game::Game;
@@ -14,6 +15,7 @@ use oxello::notation::format_position;
 use oxello::rng::Rng;
 use oxello::symmetry::{transform_board, transform_square};
 use oxello::tt::TranspositionTable;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
@@ -290,7 +292,7 @@ fn walk_lines(
     ply: u32,
     black_moves: bool,
     spent: [Option<i32>; 2],
-    found: &mut std::collections::BTreeSet<Key>,
+    found: &mut BTreeSet<Key>,
 ) {
     found.insert(key);
     if ply == 8 {
@@ -310,21 +312,8 @@ fn walk_lines(
             }
         };
         let next = [spend(true, spent[0]), spend(false, spent[1])];
-        let child = key.board().play(s.square).unwrap();
-        let (child, passed) = if child.moves() == 0 {
-            (child.pass(), true)
-        } else {
-            (child, false)
-        };
-        if next != [None, None] && child.moves() != 0 {
-            walk_lines(
-                book,
-                Key::of(&child),
-                ply + 1,
-                black_moves == passed,
-                next,
-                found,
-            );
+        if let Some((child, passed)) = successor(&key, s.square).filter(|_| next != [None, None]) {
+            walk_lines(book, child, ply + 1, black_moves == passed, next, found);
         }
     }
 }
@@ -333,7 +322,7 @@ fn walk_lines(
 fn a_line_build_holds_the_lines_of_its_budget() {
     let dir = tempfile::tempdir().unwrap();
     let book = Book::open(&line_build(dir.path(), "lines.bin", &[])).unwrap();
-    let mut found = std::collections::BTreeSet::new();
+    let mut found = BTreeSet::new();
     walk_lines(
         &book,
         Key::of(&Board::START),
@@ -342,7 +331,7 @@ fn a_line_build_holds_the_lines_of_its_budget() {
         [Some(0), Some(0)],
         &mut found,
     );
-    let held: std::collections::BTreeSet<Key> = book.entries().map(|(k, _)| *k).collect();
+    let held: BTreeSet<Key> = book.entries().map(|(k, _)| *k).collect();
     assert_eq!(held, found);
     let wide = dir.path().join("wide.bin");
     book_ok(&["build", path_str(&wide), "--plies", "8", "--depth", "4"]);
