@@ -6,7 +6,7 @@
 
 use super::file::BookError;
 use super::store::{Book, Depth, Entry, Key, Scored};
-use crate::search::{search, Limits};
+use crate::search::{search, solved_from, Limits};
 use crate::tt::TranspositionTable;
 use crossbeam_channel::{unbounded, Sender};
 use std::path::PathBuf;
@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 pub const HASH_MIB: usize = 16;
 
 /// The most empties a book search solves before its depth reaches the end. A playing
-/// level solves from twice its depth (`search::solves_after`), and so does a book search up
+/// level solves from twice its depth ([`solved_from`]), and so does a book search up
 /// to here; beyond, the solve of every move would take minutes where the search takes seconds.
 pub const SOLVE_EMPTIES: u32 = 24;
 
@@ -35,7 +35,7 @@ pub fn search_position(
     let limits = Limits {
         depth: Some(depth.max(1)),
         lines: board.moves().count_ones() as usize,
-        exact_empties: Some((2 * depth).min(SOLVE_EMPTIES)),
+        exact_empties: Some(solved_from(depth).min(SOLVE_EMPTIES)),
         ..Limits::default()
     };
     let report = search(tt, stop, &board, &limits, |_| {});

@@ -42,7 +42,7 @@ pub mod probcut;
 mod root;
 
 pub use limits::{node_limit_slack, Limits, Line, Report, NODE_LIMIT_SLACK};
-pub use root::solves_after;
+pub use root::{solved_from, solves_after};
 
 use crate::board::Board;
 use crate::tt::TranspositionTable;

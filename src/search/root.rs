@@ -32,10 +32,16 @@ struct RootMoves {
     improvement: Option<RootMove>,
 }
 
+/// The most empties a search that has finished `depth` midgame plies solves exactly next
+/// (Edax's levels: twice the depth), as a fixed depth does.
+pub fn solved_from(depth: u32) -> u32 {
+    2 * depth
+}
+
 /// Whether a search that has finished `depth` midgame plies solves a position of `empties`
-/// exactly next (Edax's levels: from twice the depth), as a fixed depth does.
+/// exactly next (see [`solved_from`]).
 pub fn solves_after(depth: u32, empties: u32) -> bool {
-    empties <= 2 * depth
+    empties <= solved_from(depth)
 }
 
 impl Searcher<'_> {
