@@ -4,7 +4,7 @@
 mod common;
 
 /// The total search nodes of `oxello bench --threads 1`.
-const SIGNATURE: u64 = 84_671_343;
+const SIGNATURE: u64 = 80_182_430;
 
 #[test]
 fn bench_prints_the_expected_signature() {
