@@ -312,7 +312,10 @@ fn walk_lines(
             }
         };
         let next = [spend(true, spent[0]), spend(false, spent[1])];
-        if let Some((child, passed)) = successor(&key, s.square).filter(|_| next != [None, None]) {
+        if next == [None, None] {
+            continue;
+        }
+        if let Some((child, passed)) = successor(&key, s.square) {
             walk_lines(book, child, ply + 1, black_moves == passed, next, found);
         }
     }
