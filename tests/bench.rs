@@ -4,7 +4,7 @@
 mod common;
 
 /// The total search nodes of `oxello bench --threads 1`.
-const SIGNATURE: u64 = 80_182_430;
+const SIGNATURE: u64 = 74_811_934;
 
 #[test]
 fn bench_prints_the_expected_signature() {

@@ -72,7 +72,7 @@ fn reference_indices(b: &Board) -> Vec<u32> {
 }
 
 #[test]
-fn the_instances_cover_the_board_as_edax_does() {
+fn every_instance_reads_its_own_squares() {
     let b = Board::START;
     assert_eq!(reference_indices(&b).len(), INSTANCES);
     // Each shape's instances sit on distinct square sets (no instance counted twice).
@@ -90,6 +90,25 @@ fn the_instances_cover_the_board_as_edax_does() {
         sets.sort();
         sets.dedup();
         assert_eq!(sets.len(), before, "{}: an instance repeats", def.name);
+    }
+}
+
+#[test]
+fn every_mirror_reads_its_shape_reflected_onto_itself() {
+    for def in &SHAPES {
+        let Some(order) = def.mirror else { continue };
+        let squares: Vec<u32> = def
+            .squares
+            .iter()
+            .map(|name| oxello::notation::parse_square(name).unwrap())
+            .collect();
+        let reflected =
+            |s| (0..squares.len()).all(|i| transform_square(squares[i], s) == squares[order[i]]);
+        assert!(
+            (1..8).any(reflected),
+            "{}: its mirror is no reflection",
+            def.name
+        );
     }
 }
 

@@ -1,6 +1,6 @@
-//! The static evaluation: Edax's pattern set ([`patterns`]) with weights trained on positions
-//! labelled by the exact solver (`oxello selfplay`, `oxello train`), one set per phase of the
-//! game ([`weights`]).
+//! The static evaluation: Edax's pattern set and six of Egaroucid's shapes ([`patterns`]),
+//! with weights trained on positions labelled by the exact solver (`oxello selfplay`,
+//! `oxello train`), one set per phase of the game ([`weights`]).
 //!
 //! Scores are in centi-discs (1/100 of the final disc differential) from the point of view of
 //! the side to move, so a midgame score and an exact endgame score read the same way.
@@ -69,7 +69,7 @@ pub fn scalar_features(b: &Board) -> [i32; SCALAR_FEATURES] {
     [mobility, potential, (empty.count_ones() & 1) as i32]
 }
 
-/// The static evaluation of `b` for the side to move, in centi-discs: the weights of the 46
+/// The static evaluation of `b` for the side to move, in centi-discs: the weights of the 70
 /// pattern instances, the side to move's constant and the weighted scalar features, for the
 /// phase of `b`'s empties.
 #[inline]

@@ -1,5 +1,8 @@
-//! Edax's pattern set: 46 pattern instances of 11 shapes, each shape's instances sharing one
-//! table of weights through the symmetries of the board.
+//! The pattern set: 70 pattern instances of 17 shapes, each shape's instances sharing one
+//! table of weights through the symmetries of the board. The first 11 shapes are Edax's (46
+//! instances); the last 6 are Egaroucid's 10-square shapes that Edax's set lacks: an edge
+//! with its two "Y" squares (C2, F2), the corner block, and four corner regions (triangle,
+//! narrow triangle, cross, fish), which read the squares near the corners in several ways.
 //!
 //! Every shape is defined by its squares read in order at one corner or edge (the "a1
 //! orientation"); an instance is that reading on the board turned by one of the 8 symmetries
@@ -31,7 +34,7 @@ const DIAGONAL_SIDES: &[usize] = &[0, 1, 2, 4];
 const REVERSE_8: &[usize] = &[7, 6, 5, 4, 3, 2, 1, 0];
 
 /// The shapes, in the order of their weight tables.
-pub const SHAPES: [Shape; 11] = [
+pub const SHAPES: [Shape; 17] = [
     Shape {
         name: "edge+2X",
         squares: &["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "b2", "g2"],
@@ -98,10 +101,46 @@ pub const SHAPES: [Shape; 11] = [
         symmetries: DIAGONAL_SIDES,
         mirror: Some(&[3, 2, 1, 0]),
     },
+    Shape {
+        name: "edge+2Y",
+        squares: &["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "c2", "f2"],
+        symmetries: EDGE_SIDES,
+        mirror: Some(&[7, 6, 5, 4, 3, 2, 1, 0, 9, 8]),
+    },
+    Shape {
+        name: "corner block",
+        squares: &["a1", "c1", "d1", "e1", "f1", "h1", "c2", "d2", "e2", "f2"],
+        symmetries: EDGE_SIDES,
+        mirror: Some(&[5, 4, 3, 2, 1, 0, 9, 8, 7, 6]),
+    },
+    Shape {
+        name: "triangle",
+        squares: &["a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"],
+        symmetries: CORNERS,
+        mirror: Some(&[0, 4, 7, 9, 1, 5, 8, 2, 6, 3]),
+    },
+    Shape {
+        name: "narrow triangle",
+        squares: &["a1", "b1", "c1", "d1", "e1", "a2", "b2", "a3", "a4", "a5"],
+        symmetries: CORNERS,
+        mirror: Some(&[0, 5, 7, 8, 9, 1, 6, 2, 3, 4]),
+    },
+    Shape {
+        name: "cross",
+        squares: &["a1", "b2", "c3", "d4", "b1", "c2", "d3", "a2", "b3", "c4"],
+        symmetries: CORNERS,
+        mirror: Some(&[0, 1, 2, 3, 7, 8, 9, 4, 5, 6]),
+    },
+    Shape {
+        name: "fish",
+        squares: &["a1", "b1", "a2", "b2", "c2", "d2", "b3", "c3", "b4", "d4"],
+        symmetries: CORNERS,
+        mirror: Some(&[0, 2, 1, 3, 6, 8, 4, 7, 5, 9]),
+    },
 ];
 
 /// Pattern instances read from one board.
-pub const INSTANCES: usize = 46;
+pub const INSTANCES: usize = 70;
 
 /// Weights of one shape: one per configuration.
 pub const fn shape_size(shape: &Shape) -> usize {
@@ -164,7 +203,35 @@ fn shape_bits(x: u64, shape: usize) -> u64 {
         7 => diagonal_bits(x, 1),
         8 => diagonal_bits(x, 2),
         9 => diagonal_bits(x, 3),
-        _ => diagonal_bits(x, 4),
+        10 => diagonal_bits(x, 4),
+        // The edge, then C2 and F2.
+        11 => (x & 0xFF) | (x >> 10 & 1) << 8 | (x >> 13 & 1) << 9,
+        // A1, C1-F1, H1, then C2-F2.
+        12 => (x & 1) | (x >> 2 & 0xF) << 1 | (x >> 7 & 1) << 5 | (x >> 10 & 0xF) << 6,
+        // A1-D1, A2-C2, A3-B3, A4.
+        13 => (x & 0xF) | (x >> 8 & 7) << 4 | (x >> 16 & 3) << 7 | (x >> 24 & 1) << 9,
+        // A1-E1, A2-B2, then A3, A4, A5 down the file.
+        14 => {
+            (x & 0x1F)
+                | (x >> 8 & 3) << 5
+                | (x >> 16 & 1) << 7
+                | (x >> 24 & 1) << 8
+                | (x >> 32 & 1) << 9
+        }
+        // The diagonal A1-D4, the one beside it B1-D3, and the one below it A2-C4.
+        15 => {
+            (x & 1 | x >> 8 & 2 | x >> 16 & 4 | x >> 24 & 8)
+                | (x >> 1 & 1 | x >> 9 & 2 | x >> 17 & 4) << 4
+                | (x >> 8 & 1 | x >> 16 & 2 | x >> 24 & 4) << 7
+        }
+        // A1-B1, A2-D2, B3-C3, B4, D4.
+        _ => {
+            (x & 3)
+                | (x >> 8 & 0xF) << 2
+                | (x >> 17 & 3) << 6
+                | (x >> 25 & 1) << 8
+                | (x >> 27 & 1) << 9
+        }
     }
 }
 
@@ -215,13 +282,19 @@ pub fn indices(b: &Board) -> [u32; INSTANCES] {
         7: [0, 1, 2, 4],
         8: [0, 1, 2, 4],
         9: [0, 1, 2, 4],
-        10: [0, 1, 2, 4]
+        10: [0, 1, 2, 4],
+        11: [0, 2, 4, 6],
+        12: [0, 2, 4, 6],
+        13: [0, 1, 2, 3],
+        14: [0, 1, 2, 3],
+        15: [0, 1, 2, 3],
+        16: [0, 1, 2, 3]
     )
 }
 
-/// Lanes of a carried index vector ([`Carried`]): the 46 instances and two idle lanes, so
+/// Lanes of a carried index vector ([`Carried`]): the 70 instances and two idle lanes, so
 /// that whole vectors add at once.
-pub const LANES: usize = 48;
+pub const LANES: usize = 72;
 
 /// Pattern indices without their shapes' offsets, one lane an instance in [`indices`]'s order,
 /// carried from a board to its children by [`after_move`].

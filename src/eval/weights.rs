@@ -4,10 +4,10 @@
 //! offset  size  field
 //!      0     8  magic "OXEVAL\r\n"
 //!      8     4  format version (1), little-endian
-//!     12     4  feature-set id (2: the 46 instances of `patterns::SHAPES`, then mobility,
+//!     12     4  feature-set id (3: the 70 instances of `patterns::SHAPES`, then mobility,
 //!                potential mobility and parity)
 //!     16     4  phase count (16: empties 0-3, 4-7, ..., 60)
-//!     20     4  weights per phase (167,269: every shape's table, the constant, 3 scalars)
+//!     20     4  weights per phase (521,563: every shape's table, the constant, 3 scalars)
 //!     24     8  FNV-1a 64 checksum of the payload
 //!     32     -  payload: the weights, phase by phase, each an i16 in centi-discs, LE
 //! ```
@@ -22,8 +22,8 @@ use std::fmt;
 
 pub const MAGIC: &[u8; 8] = b"OXEVAL\r\n";
 pub const VERSION: u32 = 1;
-/// Set 1 had no parity feature.
-pub const FEATURE_SET: u32 = 2;
+/// Set 1 had no parity feature; set 2 had Edax's 11 shapes only.
+pub const FEATURE_SET: u32 = 3;
 /// Empties per phase: phase `empties / PHASE_WIDTH` has its own weights.
 pub const PHASE_WIDTH: u32 = 4;
 pub const PHASES: usize = 60 / PHASE_WIDTH as usize + 1;

@@ -81,11 +81,11 @@ pub(crate) const MIDGAME_MARGIN: i32 = 10;
 /// 100 WTHOR positions at each of 20, 24, ..., 48 empties, depths 3 to 10 (a standard deviation
 /// of 1.5 to 5 discs, larger nearer the end and for a larger gap between the depths).
 pub(crate) const MIDGAME_MODEL: MidgameModel = MidgameModel {
-    weights: 0x3b0cc180fd94efd5,
-    intercept: 541,
-    per_shallow_ply: -50,
-    per_ply: 25,
-    per_empty: -8,
+    weights: 0xcc51e222bab693d7,
+    intercept: 487,
+    per_shallow_ply: -41,
+    per_ply: 23,
+    per_empty: -7,
 };
 
 #[cfg(test)]
