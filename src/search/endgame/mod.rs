@@ -211,20 +211,23 @@ impl Searcher<'_> {
 }
 
 /// The depth of the searches that order the moves of a node with `empties` empties (0: the
-/// evaluation alone): a ply more every 3 empties from 18, and one more from 27, up to 6. The
-/// schedule is Edax's: it orders more cheaply than 2 plies from 17 empties, but more deeply
-/// near the root of a big solve, and solves FFO #40-#59 faster.
+/// evaluation alone): a ply more every 3 empties from 17, and one more from 27, up to 6. The
+/// schedule is Edax's, a ply deeper: it orders more cheaply than 2 plies from 17 empties, but
+/// more deeply near the root of a big solve. With the 17-shape weights, starting an empty
+/// later (Edax's) cost FFO #49, #51, #52, #55 and #56 4% more nodes, and an empty earlier
+/// saved 1% more nodes for 6% more time.
 fn sort_depth(empties: u32) -> i32 {
-    let plies = (empties as i32 - 15) / 3 + i32::from(empties >= 27);
+    let plies = (empties as i32 - 14) / 3 + i32::from(empties >= 27);
     plies.clamp(0, 6)
 }
 
 /// What one reply of the opponent costs a move in [`Searcher::order_by_search`], centi-discs:
-/// 4 discs beside the bare evaluation, as in Edax, and less as the ordering search deepens and
-/// its score says more (2 discs at depth 1, 1 from depth 2). Against 4 discs at every depth,
-/// FFO #55-#58 took 14-30% fewer nodes.
+/// 6 discs beside the bare evaluation, and less as the ordering search deepens and its score
+/// says more (3 discs at depth 1, 1.5 from depth 2). Against 4 discs at every depth, FFO
+/// #55-#58 took 14-30% fewer nodes; on FFO #49, #51, #52, #55 and #56, 6 discs took 3.6% fewer
+/// nodes than Edax's 4, and 6% fewer than 8 or 3.
 fn reply_weight(depth: i32) -> i32 {
-    (4 * DISC) >> depth.min(2)
+    (6 * DISC) >> depth.min(2)
 }
 
 /// The replies the opponent has after a move, corners counted twice: fewer is better.
