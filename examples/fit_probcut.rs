@@ -3,7 +3,11 @@
 //! empties:
 //!
 //! - `endgame` (the default): each position is solved exactly and searched to shallow depths;
-//!   prints per (empties, depth) the mean and standard deviation of exact - shallow, in discs.
+//!   prints per (empties, depth) the mean and standard deviation of exact - shallow, in discs,
+//!   then the model as `src/search/probcut.rs` holds it: the straight line through the
+//!   standard deviations against the depth, and the bias, the mean of the even-depth means
+//!   (depths 2 and more, those the solver's ProbCut uses); searches that all reached the end
+//!   are left out of both.
 //! - `midgame`: each position is searched without ProbCut to [`MIDGAME_DEPTH`]; for every pair
 //!   of a depth and the shallow depth Multi-ProbCut tests it with, prints the mean and standard
 //!   deviation of deep - shallow, then fits the standard deviation as a linear function of the
@@ -77,6 +81,7 @@ fn mean_sd(errors: &[i32]) -> (f64, f64) {
 }
 
 fn fit_endgame(tt: &mut TranspositionTable, transcripts: &[&str]) {
+    let (mut sds, mut even_means) = (Vec::new(), Vec::new());
     for &empties in &ENDGAME_EMPTIES {
         let boards = sample(transcripts, empties, SAMPLES);
         let exact: Vec<i32> = boards.iter().map(|b| score(tt, b, None)).collect();
@@ -91,8 +96,37 @@ fn fit_endgame(tt: &mut TranspositionTable, transcripts: &[&str]) {
             println!(
                 "empties {empties:2} depth {depth}: mean {mean:+6.2} sd {sd:5.2} ({n} positions)"
             );
+            // Searches that all reached the end tell nothing of a shallow one's error.
+            if errors.iter().all(|&e| e == 0) {
+                continue;
+            }
+            sds.push((f64::from(depth), sd));
+            if depth >= 2 && depth % 2 == 0 {
+                even_means.push(mean);
+            }
         }
     }
+    let (intercept, slope) = line(&sds);
+    let bias = even_means.iter().sum::<f64>() / even_means.len() as f64;
+    println!("\nsd = {intercept:.3} {slope:+.3} * depth, bias {bias:+.3} (discs)");
+    println!(
+        "\npub(crate) fn endgame_sigma(depth: u32) -> i32 {{\n    {} - {} * depth as i32\n}}\n\npub(crate) const ENDGAME_BIAS: i32 = {};",
+        centi(intercept),
+        -centi(slope),
+        centi(bias)
+    );
+}
+
+/// The least-squares straight line y = a + b * x through `points` (x, y): (a, b).
+fn line(points: &[(f64, f64)]) -> (f64, f64) {
+    let n = points.len() as f64;
+    let (mx, my) = points
+        .iter()
+        .fold((0.0, 0.0), |(x, y), p| (x + p.0 / n, y + p.1 / n));
+    let sxy: f64 = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let sxx: f64 = points.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let slope = sxy / sxx;
+    (my - slope * mx, slope)
 }
 
 /// One measured standard deviation: (shallow depth, depth, empties, sd in discs).
