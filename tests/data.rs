@@ -181,6 +181,42 @@ fn text_records(file: &Path) -> Vec<(String, i32, String)> {
 }
 
 #[test]
+fn relabel_exact_gives_the_chosen_records_their_minimax_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, solved) = (dir.path().join("run.txt"), dir.path().join("solved.txt"));
+    ok(&[&RUN[..], &["--out", path(&data)]].concat());
+    let args = ["data", "relabel", path(&data), path(&solved)];
+    let report = ok(&[&args[..], &["--empties", "7-9", "--exact"]].concat());
+    let (before, after) = (text_records(&data), text_records(&solved));
+    assert_eq!(before.len(), after.len());
+    let mut exact = 0;
+    for ((position, score, label), (position2, score2, label2)) in before.iter().zip(&after) {
+        assert_eq!(position, position2);
+        let board = oxello::notation::parse_position(position).unwrap().board;
+        if label == "played" && (7..=9).contains(&board.empty_count()) {
+            // A plain minimax to the end: a depth no game of 9 empties reaches.
+            assert_eq!(label2, "exact", "{position}");
+            assert_eq!(
+                *score2 * oxello::eval::DISC,
+                negamax(&board, 64),
+                "{position}"
+            );
+            exact += 1;
+        } else {
+            assert_eq!((score, label), (score2, label2), "{position}");
+        }
+    }
+    assert!(exact >= 9 * 2, "{exact} relabelled");
+    assert!(
+        report.contains(&format!("{exact} relabelled by exact solves")),
+        "{report}"
+    );
+    let both = oxello(&[&args[..], &["--empties", "7-9", "--exact", "--depth", "2"]].concat());
+    assert!(!both.status.success());
+    assert!(String::from_utf8_lossy(&both.stderr).contains("cannot be used with"));
+}
+
+#[test]
 fn relabel_gives_the_chosen_records_a_fixed_depth_negamax_value() {
     let dir = tempfile::tempdir().unwrap();
     let (data, relabelled) = (

@@ -303,8 +303,9 @@ pub enum DataCommand {
     },
     /// Write the records of INPUT to OUTPUT, in the same order, each `played` or `searched`
     /// one with --empties given the value of a --depth search by the evaluation (a backed-up
-    /// `searched` label, in whole discs); the others unchanged. Run it phase by phase from the
-    /// end, training between, as the README shows.
+    /// `searched` label, in whole discs), or with --exact the solver's score (an `exact`
+    /// label); the others unchanged. Run backed-up labels phase by phase from the end,
+    /// training between, as the README shows.
     Relabel {
         /// A record file, binary or text.
         input: PathBuf,
@@ -316,6 +317,9 @@ pub enum DataCommand {
         /// Depth of the searches, 1-20.
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
         depth: u32,
+        /// Solve the records exactly instead of searching them.
+        #[arg(long, conflicts_with = "depth")]
+        exact: bool,
         /// Threads (default: every core); the labels are the same whatever their number.
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
         threads: Option<u64>,

@@ -142,11 +142,15 @@ pub fn run_data(args: &DataArgs) -> ExitCode {
             output,
             empties,
             depth,
+            exact,
             threads,
         } => parse_range("--empties", empties).and_then(|(low, high)| {
             let config = relabel::Config {
                 empties: low..=high,
-                depth: *depth,
+                by: match exact {
+                    true => relabel::By::Solver,
+                    false => relabel::By::Depth(*depth),
+                },
                 threads: threads_or_cores(*threads),
             };
             relabel_file(input, output, &config)
@@ -200,11 +204,14 @@ fn relabel_file(
     let relabelled = relabel::relabel(&mut records, config);
     let seconds = started.elapsed().as_secs_f64();
     let format = write_records(output, &records)?;
+    let by = match config.by {
+        relabel::By::Depth(depth) => format!("depth-{depth} searches"),
+        relabel::By::Solver => "exact solves".to_string(),
+    };
     Ok(format!(
-        "{}: {} records, {relabelled} relabelled by depth-{} searches in {seconds:.1} s ({:.0} a second) ({format})",
+        "{}: {} records, {relabelled} relabelled by {by} in {seconds:.1} s ({:.0} a second) ({format})",
         output.display(),
         records.len(),
-        config.depth,
         relabelled as f64 / seconds.max(1e-9)
     ))
 }

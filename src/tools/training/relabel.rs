@@ -1,5 +1,6 @@
 //! Backed-up labels, as Logistello trained: a position before the solver's region takes the
 //! value of a shallow search whose leaves the evaluation scores, instead of its game's result.
+//! Or exact labels, later: a position just before the solver's region takes the solver's score.
 //!
 //! Trained from the end backwards, phase by phase, each search reaches positions whose phase
 //! has already learnt from exact or backed-up labels, so a weak move late in a game no longer
@@ -17,16 +18,29 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Records a worker takes at a time.
 const CHUNK: usize = 64;
-/// Each worker's table, in MiB: plenty for a few plies, and quick to clear.
+/// Each worker's table, in MiB, for shallow searches: plenty for a few plies, and quick to
+/// clear.
 const TABLE_MIB: usize = 1;
+/// Each worker's table, in MiB, for exact solves (never cleared: an exact score does not
+/// depend on what the table holds).
+const SOLVER_TABLE_MIB: usize = 64;
+
+/// What gives the new labels.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum By {
+    /// A search of this many plies by the evaluation: `searched` labels.
+    Depth(u32),
+    /// The solver: `exact` labels.
+    Solver,
+}
 
 /// What to relabel.
 #[derive(Clone, Debug)]
 pub struct Config {
     /// The empties of the records to relabel; exact records are left as they are.
     pub empties: RangeInclusive<u32>,
-    /// Depth of the searches.
-    pub depth: u32,
+    /// What gives the labels.
+    pub by: By,
     /// Worker threads, each with its own table.
     pub threads: usize,
 }
@@ -50,25 +64,44 @@ fn chosen(record: &Record, config: &Config) -> bool {
             .contains(&record.position.board.empty_count())
 }
 
-/// Relabels the chosen records in place with searched scores, rounded to whole discs, on
-/// `config.threads` threads; returns how many it relabelled.
+/// The exact score of `board`, in internal units.
+fn solved_score(tt: &TranspositionTable, board: &Board) -> i32 {
+    search(
+        tt,
+        &AtomicBool::new(false),
+        board,
+        &Limits::default(),
+        |_| {},
+    )
+    .score
+}
+
+/// Relabels the chosen records in place with searched scores, rounded to whole discs, or
+/// exact ones, on `config.threads` threads; returns how many it relabelled.
 pub fn relabel(records: &mut [Record], config: &Config) -> usize {
-    let scores = searched_scores(records, config);
+    let label = match config.by {
+        By::Depth(_) => Label::Searched,
+        By::Solver => Label::Exact,
+    };
+    let scores = new_scores(records, config);
     for &(i, score) in &scores {
         records[i].score = score;
-        records[i].label = Label::Searched;
+        records[i].label = label;
     }
     scores.len()
 }
 
-/// The index and searched score, in whole discs, of every chosen record.
-fn searched_scores(records: &[Record], config: &Config) -> Vec<(usize, i32)> {
+/// The index and new score, in whole discs, of every chosen record.
+fn new_scores(records: &[Record], config: &Config) -> Vec<(usize, i32)> {
     let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
         let workers: Vec<_> = (0..config.threads.max(1))
             .map(|_| {
                 s.spawn(|| {
-                    let mut tt = TranspositionTable::new(TABLE_MIB);
+                    let mut tt = TranspositionTable::new(match config.by {
+                        By::Depth(_) => TABLE_MIB,
+                        By::Solver => SOLVER_TABLE_MIB,
+                    });
                     let mut found = Vec::new();
                     loop {
                         let start = next.fetch_add(CHUNK, Ordering::Relaxed);
@@ -77,8 +110,14 @@ fn searched_scores(records: &[Record], config: &Config) -> Vec<(usize, i32)> {
                         }
                         let chunk = records.iter().enumerate().skip(start).take(CHUNK);
                         for (i, r) in chunk.filter(|(_, r)| chosen(r, config)) {
-                            tt.clear();
-                            let score = searched_score(&tt, &r.position.board, config.depth);
+                            let board = &r.position.board;
+                            let score = match config.by {
+                                By::Depth(depth) => {
+                                    tt.clear();
+                                    searched_score(&tt, board, depth)
+                                }
+                                By::Solver => solved_score(&tt, board),
+                            };
                             found.push((i, whole_discs(score)));
                         }
                     }
@@ -126,7 +165,7 @@ mod tests {
     fn labels_depend_on_the_position_alone() {
         let config = |threads| Config {
             empties: 44..=58,
-            depth: 3,
+            by: By::Depth(3),
             threads,
         };
         let mut forward = records();
