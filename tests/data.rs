@@ -180,82 +180,85 @@ fn text_records(file: &Path) -> Vec<(String, i32, String)> {
         .collect()
 }
 
-#[test]
-fn relabel_exact_gives_the_chosen_records_their_minimax_value() {
+/// A relabelled self-play run: where it is, the run's file and the relabelled one, the
+/// report, and how many records changed.
+struct Relabelled {
+    dir: tempfile::TempDir,
+    data: std::path::PathBuf,
+    out: std::path::PathBuf,
+    report: String,
+    count: usize,
+}
+
+/// Relabels a small self-play run with `options` (text files, to read them back) and checks
+/// that exactly its `played` records with `empties` changed, each to `expected` of its board
+/// (score in discs, label).
+fn relabel_run(
+    options: &[&str],
+    empties: std::ops::RangeInclusive<u32>,
+    expected: impl Fn(&oxello::board::Board) -> (i32, &'static str),
+) -> Relabelled {
     let dir = tempfile::tempdir().unwrap();
-    let (data, solved) = (dir.path().join("run.txt"), dir.path().join("solved.txt"));
+    let (data, out) = (dir.path().join("run.txt"), dir.path().join("out.txt"));
     ok(&[&RUN[..], &["--out", path(&data)]].concat());
-    let args = ["data", "relabel", path(&data), path(&solved)];
-    let report = ok(&[&args[..], &["--empties", "7-9", "--exact"]].concat());
-    let (before, after) = (text_records(&data), text_records(&solved));
+    let args = ["data", "relabel", path(&data), path(&out)];
+    let report = ok(&[&args[..], options].concat());
+    let (before, after) = (text_records(&data), text_records(&out));
     assert_eq!(before.len(), after.len());
-    let mut exact = 0;
+    let mut count = 0;
     for ((position, score, label), (position2, score2, label2)) in before.iter().zip(&after) {
         assert_eq!(position, position2);
         let board = oxello::notation::parse_position(position).unwrap().board;
-        if label == "played" && (7..=9).contains(&board.empty_count()) {
-            // A plain minimax to the end: a depth no game of 9 empties reaches.
-            assert_eq!(label2, "exact", "{position}");
-            assert_eq!(
-                *score2 * oxello::eval::DISC,
-                negamax(&board, 64),
-                "{position}"
-            );
-            exact += 1;
+        if label == "played" && empties.contains(&board.empty_count()) {
+            let (score, label) = expected(&board);
+            assert_eq!((*score2, label2.as_str()), (score, label), "{position}");
+            count += 1;
         } else {
             assert_eq!((score, label), (score2, label2), "{position}");
         }
     }
-    assert!(exact >= 9 * 2, "{exact} relabelled");
-    assert!(
-        report.contains(&format!("{exact} relabelled by exact solves")),
-        "{report}"
-    );
-    let both = oxello(&[&args[..], &["--empties", "7-9", "--exact", "--depth", "2"]].concat());
+    Relabelled {
+        dir,
+        data,
+        out,
+        report,
+        count,
+    }
+}
+
+#[test]
+fn relabel_exact_gives_the_chosen_records_their_minimax_value() {
+    let options = ["--empties", "7-9", "--exact"];
+    // A plain minimax to the end: a depth no game of 9 empties reaches.
+    let run = relabel_run(&options, 7..=9, |board| {
+        (negamax(board, 64) / oxello::eval::DISC, "exact")
+    });
+    assert!(run.count >= 9 * 2, "{} relabelled", run.count);
+    let count = format!("{} relabelled by exact solves", run.count);
+    assert!(run.report.contains(&count), "{}", run.report);
+    let args = ["data", "relabel", path(&run.data), path(&run.out)];
+    let both = oxello(&[&args[..], &options, &["--depth", "2"]].concat());
     assert!(!both.status.success());
     assert!(String::from_utf8_lossy(&both.stderr).contains("cannot be used with"));
 }
 
 #[test]
 fn relabel_gives_the_chosen_records_a_fixed_depth_negamax_value() {
-    let dir = tempfile::tempdir().unwrap();
-    let (data, relabelled) = (
-        dir.path().join("run.txt"),
-        dir.path().join("relabelled.txt"),
-    );
-    ok(&[&RUN[..], &["--out", path(&data)]].concat());
-    let args = ["data", "relabel", path(&data), path(&relabelled)];
-    let report = ok(&[&args[..], &["--empties", "9-14", "--depth", "2"]].concat());
-    let (before, after) = (text_records(&data), text_records(&relabelled));
-    assert_eq!(before.len(), after.len());
-    let mut searched = 0;
-    for ((position, score, label), (position2, score2, label2)) in before.iter().zip(&after) {
-        assert_eq!(position, position2);
-        let board = oxello::notation::parse_position(position).unwrap().board;
-        if label == "played" && (9..=14).contains(&board.empty_count()) {
-            let value = negamax(&board, 2) as f64 / oxello::eval::DISC as f64;
-            assert_eq!(label2, "searched", "{position}");
-            assert_eq!(
-                *score2,
-                value.round().clamp(-64.0, 64.0) as i32,
-                "{position}"
-            );
-            searched += 1;
-        } else {
-            assert_eq!((score, label), (score2, label2), "{position}");
-        }
-    }
-    assert!(searched >= 9 * 6, "{searched} relabelled");
-    assert!(
-        report.contains(&format!("{searched} relabelled")),
-        "{report}"
-    );
+    let run = relabel_run(&["--empties", "9-14", "--depth", "2"], 9..=14, |board| {
+        let value = negamax(board, 2) as f64 / oxello::eval::DISC as f64;
+        (value.round().clamp(-64.0, 64.0) as i32, "searched")
+    });
+    assert!(run.count >= 9 * 6, "{} relabelled", run.count);
+    let count = format!("{} relabelled by depth-2 searches", run.count);
+    assert!(run.report.contains(&count), "{}", run.report);
+    let (data, relabelled) = (&run.data, &run.out);
+    let args = ["data", "relabel", path(data), path(relabelled)];
     // Threads share the work, not the labels; a bad range is refused.
-    let one = dir.path().join("one-thread.txt");
+    let one = run.dir.path().join("one-thread.txt");
     ok(&[
         &args[..2],
         &[
-            path(&data),
+            path(data),
             path(&one),
             "--empties",
             "9-14",
@@ -268,7 +271,7 @@ fn relabel_gives_the_chosen_records_a_fixed_depth_negamax_value() {
     .concat());
     assert_eq!(
         std::fs::read(&one).unwrap(),
-        std::fs::read(&relabelled).unwrap()
+        std::fs::read(relabelled).unwrap()
     );
     let bad = oxello(&[&args[..], &["--empties", "14-9"]].concat());
     assert_eq!(bad.status.code(), Some(1));
