@@ -3,7 +3,8 @@
 //!
 //! An entry keeps bounds on a position's score (centi-discs) searched to some depth, and the best
 //! move found. Replacement within a bucket: the same position first, then an entry from an older
-//! search, then the shallowest entry.
+//! search, then the shallowest entry. The table's first MiB also serves as a small table of
+//! its own, [`NearEnd`], for the many cheap nodes near the end of a solve.
 
 use crate::board::Board;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -83,7 +84,37 @@ struct Bucket([Slot; WAYS]);
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     mask: usize,
+    /// The mask of the buckets in the table's first [`NEAR_END_BYTES`] (see [`Self::near_end`]).
+    near_end_mask: usize,
     date: AtomicU8,
+}
+
+/// The bytes at the start of the table that [`TranspositionTable::near_end`] uses: few enough
+/// to stay in the cache.
+const NEAR_END_BYTES: usize = 1 << 20;
+
+/// The table's first [`NEAR_END_BYTES`] seen as a small table of its own, for the many
+/// cheap nodes near the end of a solve: a probe there seldom waits for memory.
+#[derive(Copy, Clone)]
+pub struct NearEnd<'a>(&'a TranspositionTable);
+
+impl NearEnd<'_> {
+    #[inline]
+    pub fn prefetch(self, board: &Board) {
+        self.0.prefetch_in(board, self.0.near_end_mask);
+    }
+
+    #[inline]
+    pub fn probe(self, board: &Board) -> Option<Probe> {
+        self.0.probe_in(board, self.0.near_end_mask)
+    }
+
+    /// As [`TranspositionTable::store`].
+    #[inline]
+    pub fn store(self, board: &Board, depth: u8, alpha: i32, beta: i32, score: i32, best: u8) {
+        let result = (alpha, beta, score, best);
+        self.0.store_in(board, self.0.near_end_mask, depth, result);
+    }
 }
 
 /// What a probe tells the search.
@@ -139,9 +170,11 @@ impl TranspositionTable {
         let mut buckets = Vec::with_capacity(count);
         advise_huge_pages(&mut buckets);
         buckets.extend((0..count).map(|_| Bucket::default()));
+        let near_end = NEAR_END_BYTES / std::mem::size_of::<Bucket>();
         TranspositionTable {
             buckets,
             mask: count - 1,
+            near_end_mask: (count - 1).min(near_end - 1),
             date: AtomicU8::new(0),
         }
     }
@@ -166,8 +199,16 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn bucket(&self, hash: u64) -> &Bucket {
-        &self.buckets[(hash as usize) & self.mask]
+    fn bucket(&self, hash: u64, mask: usize) -> &Bucket {
+        &self.buckets[(hash as usize) & mask]
+    }
+
+    /// The table's first MiB as a small table of its own (see [`NearEnd`]). Its positions
+    /// share those buckets with the whole table's, and the usual replacement settles between
+    /// them.
+    #[inline]
+    pub fn near_end(&self) -> NearEnd<'_> {
+        NearEnd(self)
     }
 
     /// Starts bringing `board`'s bucket into the cache, for a probe soon after: prefetching
@@ -175,22 +216,32 @@ impl TranspositionTable {
     /// probes would wait for them one after the other.
     #[inline]
     pub fn prefetch(&self, board: &Board) {
+        self.prefetch_in(board, self.mask);
+    }
+
+    #[inline]
+    fn prefetch_in(&self, board: &Board, mask: usize) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket: *const Bucket = self.bucket(board.hash());
+            let bucket: *const Bucket = self.bucket(board.hash(), mask);
             // SAFETY: a prefetch is a hint that cannot fault and changes no memory; the SSE
             // instruction set it belongs to is part of every x86-64 processor.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = board;
+        let _ = (board, mask);
     }
 
     #[inline]
     pub fn probe(&self, board: &Board) -> Option<Probe> {
+        self.probe_in(board, self.mask)
+    }
+
+    #[inline]
+    fn probe_in(&self, board: &Board, mask: usize) -> Option<Probe> {
         let hash = board.hash();
-        self.bucket(hash).0.iter().find_map(|slot| {
+        self.bucket(hash, mask).0.iter().find_map(|slot| {
             let (key, e) = slot.read();
             (e.used && key == hash).then_some(Probe {
                 lower: i32::from(e.lower),
@@ -205,9 +256,21 @@ impl TranspositionTable {
     /// `score` is a lower bound if it is >= beta, an upper bound if it is <= alpha, else exact.
     #[inline]
     pub fn store(&self, board: &Board, depth: u8, alpha: i32, beta: i32, score: i32, best: u8) {
+        self.store_in(board, self.mask, depth, (alpha, beta, score, best));
+    }
+
+    /// [`Self::store`] into the buckets `mask` picks from.
+    #[inline]
+    fn store_in(
+        &self,
+        board: &Board,
+        mask: usize,
+        depth: u8,
+        (alpha, beta, score, best): (i32, i32, i32, u8),
+    ) {
         let hash = board.hash();
         let date = self.date.load(Ordering::Relaxed);
-        let bucket = &self.bucket(hash).0;
+        let bucket = &self.bucket(hash, mask).0;
         let entries: [(u64, Entry); WAYS] = std::array::from_fn(|i| bucket[i].read());
         let slot = match entries.iter().position(|(k, e)| e.used && *k == hash) {
             Some(i) => i,
@@ -291,6 +354,47 @@ mod tests {
         }
     }
 
+    /// The positions of a few random games, each once.
+    fn positions() -> Vec<Board> {
+        let mut rng = crate::rng::Rng::new(5);
+        let mut boards = Vec::new();
+        for _ in 0..20 {
+            let mut b = Board::START;
+            while !b.is_game_over() {
+                b = match b.moves() {
+                    0 => b.pass(),
+                    moves => {
+                        let squares: Vec<u32> = crate::board::Squares(moves).collect();
+                        b.play(squares[rng.below(squares.len())]).unwrap()
+                    }
+                };
+                boards.push(b);
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        boards.retain(|b| seen.insert((b.player, b.opponent)));
+        boards
+    }
+
+    #[test]
+    fn near_end_results_stay_in_the_first_mib() {
+        let tt = TranspositionTable::new(64);
+        let boards = positions();
+        for (i, b) in boards.iter().enumerate() {
+            tt.near_end().store(b, 100, -6400, 6400, i as i32, NO_MOVE);
+        }
+        for (i, b) in boards.iter().enumerate() {
+            assert_eq!(tt.near_end().probe(b).map(|p| p.lower), Some(i as i32));
+        }
+        let first = NEAR_END_BYTES / std::mem::size_of::<Bucket>();
+        let used = |bucket: &Bucket| bucket.0.iter().any(|s| s.read().1.used);
+        assert!(!tt.buckets[first..].iter().any(used));
+        assert!(tt.buckets[..first].iter().filter(|b| used(b)).count() > boards.len() / 2);
+        // In a table smaller than that, it is the whole table.
+        let small = TranspositionTable::new(1);
+        assert_eq!(small.near_end_mask, small.mask);
+    }
+
     #[test]
     fn a_torn_slot_is_a_miss() {
         let tt = TranspositionTable::new(1);
@@ -299,7 +403,7 @@ mod tests {
         assert_eq!(tt.probe(&b).map(|p| p.lower), Some(20));
         // Another thread's data lands without its check word: the key no longer matches.
         let slot = tt
-            .bucket(b.hash())
+            .bucket(b.hash(), tt.mask)
             .0
             .iter()
             .find(|s| s.read().1.used)
