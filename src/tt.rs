@@ -4,7 +4,7 @@
 //! An entry keeps bounds on a position's score (centi-discs) searched to some depth, and the best
 //! move found. Replacement within a bucket: the same position first, then an entry from an older
 //! search, then the shallowest entry. The table's first MiB also serves as a small table of
-//! its own, [`NearEnd`], for the many cheap nodes near the end of a solve.
+//! its own, [`TranspositionTable::near_end`], for the many cheap nodes near the end of a solve.
 
 use crate::board::Board;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -93,30 +93,6 @@ pub struct TranspositionTable {
 /// to stay in the cache.
 const NEAR_END_BYTES: usize = 1 << 20;
 
-/// The table's first [`NEAR_END_BYTES`] seen as a small table of its own, for the many
-/// cheap nodes near the end of a solve: a probe there seldom waits for memory.
-#[derive(Copy, Clone)]
-pub struct NearEnd<'a>(&'a TranspositionTable);
-
-impl NearEnd<'_> {
-    #[inline]
-    pub fn prefetch(self, board: &Board) {
-        self.0.prefetch_in(board, self.0.near_end_mask);
-    }
-
-    #[inline]
-    pub fn probe(self, board: &Board) -> Option<Probe> {
-        self.0.probe_in(board, self.0.near_end_mask)
-    }
-
-    /// As [`TranspositionTable::store`].
-    #[inline]
-    pub fn store(self, board: &Board, depth: u8, alpha: i32, beta: i32, score: i32, best: u8) {
-        let result = (alpha, beta, score, best);
-        self.0.store_in(board, self.0.near_end_mask, depth, result);
-    }
-}
-
 /// What a probe tells the search.
 #[derive(Copy, Clone, Debug)]
 pub struct Probe {
@@ -198,50 +174,81 @@ impl TranspositionTable {
         self.date.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The whole table, as a [`Part`].
     #[inline]
-    fn bucket(&self, hash: u64, mask: usize) -> &Bucket {
-        &self.buckets[(hash as usize) & mask]
+    pub fn whole(&self) -> Part<'_> {
+        Part {
+            table: self,
+            mask: self.mask,
+        }
     }
 
-    /// The table's first MiB as a small table of its own (see [`NearEnd`]). Its positions
-    /// share those buckets with the whole table's, and the usual replacement settles between
-    /// them.
+    /// The table's first MiB as a small table of its own, for the many cheap nodes near the
+    /// end of a solve: its buckets stay in the cache, so a probe there seldom waits for
+    /// memory. Its positions share those buckets with the whole table's, and the usual
+    /// replacement settles between them.
     #[inline]
-    pub fn near_end(&self) -> NearEnd<'_> {
-        NearEnd(self)
+    pub fn near_end(&self) -> Part<'_> {
+        Part {
+            table: self,
+            mask: self.near_end_mask,
+        }
+    }
+
+    /// [`Part::prefetch`] in the whole table.
+    #[inline]
+    pub fn prefetch(&self, board: &Board) {
+        self.whole().prefetch(board);
+    }
+
+    /// [`Part::probe`] in the whole table.
+    #[inline]
+    pub fn probe(&self, board: &Board) -> Option<Probe> {
+        self.whole().probe(board)
+    }
+
+    /// [`Part::store`] in the whole table.
+    #[inline]
+    pub fn store(&self, board: &Board, depth: u8, alpha: i32, beta: i32, score: i32, best: u8) {
+        self.whole().store(board, depth, alpha, beta, score, best);
+    }
+}
+
+/// The buckets of a table that a mask picks from: [`TranspositionTable::whole`] or
+/// [`TranspositionTable::near_end`].
+#[derive(Copy, Clone)]
+pub struct Part<'a> {
+    table: &'a TranspositionTable,
+    mask: usize,
+}
+
+impl<'a> Part<'a> {
+    #[inline]
+    fn bucket(self, hash: u64) -> &'a Bucket {
+        &self.table.buckets[(hash as usize) & self.mask]
     }
 
     /// Starts bringing `board`'s bucket into the cache, for a probe soon after: prefetching
     /// the buckets of all a node's children lets their loads from memory overlap, where the
     /// probes would wait for them one after the other.
     #[inline]
-    pub fn prefetch(&self, board: &Board) {
-        self.prefetch_in(board, self.mask);
-    }
-
-    #[inline]
-    fn prefetch_in(&self, board: &Board, mask: usize) {
+    pub fn prefetch(self, board: &Board) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket: *const Bucket = self.bucket(board.hash(), mask);
+            let bucket: *const Bucket = self.bucket(board.hash());
             // SAFETY: a prefetch is a hint that cannot fault and changes no memory; the SSE
             // instruction set it belongs to is part of every x86-64 processor.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = (board, mask);
+        let _ = board;
     }
 
     #[inline]
-    pub fn probe(&self, board: &Board) -> Option<Probe> {
-        self.probe_in(board, self.mask)
-    }
-
-    #[inline]
-    fn probe_in(&self, board: &Board, mask: usize) -> Option<Probe> {
+    pub fn probe(self, board: &Board) -> Option<Probe> {
         let hash = board.hash();
-        self.bucket(hash, mask).0.iter().find_map(|slot| {
+        self.bucket(hash).0.iter().find_map(|slot| {
             let (key, e) = slot.read();
             (e.used && key == hash).then_some(Probe {
                 lower: i32::from(e.lower),
@@ -255,22 +262,10 @@ impl TranspositionTable {
     /// Records the result of a search of `board` to `depth` with window (alpha, beta):
     /// `score` is a lower bound if it is >= beta, an upper bound if it is <= alpha, else exact.
     #[inline]
-    pub fn store(&self, board: &Board, depth: u8, alpha: i32, beta: i32, score: i32, best: u8) {
-        self.store_in(board, self.mask, depth, (alpha, beta, score, best));
-    }
-
-    /// [`Self::store`] into the buckets `mask` picks from.
-    #[inline]
-    fn store_in(
-        &self,
-        board: &Board,
-        mask: usize,
-        depth: u8,
-        (alpha, beta, score, best): (i32, i32, i32, u8),
-    ) {
+    pub fn store(self, board: &Board, depth: u8, alpha: i32, beta: i32, score: i32, best: u8) {
         let hash = board.hash();
-        let date = self.date.load(Ordering::Relaxed);
-        let bucket = &self.bucket(hash, mask).0;
+        let date = self.table.date.load(Ordering::Relaxed);
+        let bucket = &self.bucket(hash).0;
         let entries: [(u64, Entry); WAYS] = std::array::from_fn(|i| bucket[i].read());
         let slot = match entries.iter().position(|(k, e)| e.used && *k == hash) {
             Some(i) => i,
@@ -403,7 +398,8 @@ mod tests {
         assert_eq!(tt.probe(&b).map(|p| p.lower), Some(20));
         // Another thread's data lands without its check word: the key no longer matches.
         let slot = tt
-            .bucket(b.hash(), tt.mask)
+            .whole()
+            .bucket(b.hash())
             .0
             .iter()
             .find(|s| s.read().1.used)

@@ -16,7 +16,7 @@ use super::probcut::{endgame_shallow_depth, endgame_sigma, ENDGAME_BIAS};
 use crate::board::{legal_moves, neighbours, Board, CORNERS};
 use crate::eval::{Children, DISC};
 use crate::stability::corner_stable;
-use crate::tt::NO_MOVE;
+use crate::tt::{Part, NO_MOVE};
 use last::{odd_quadrants, solve_shallow, stability_bound};
 use levels::{endgame_depth, endgame_level, EXACT_LEVEL, MARGINS};
 
@@ -66,7 +66,7 @@ impl NodeKind for Exact {
     }
 }
 
-impl Searcher<'_> {
+impl<'a> Searcher<'a> {
     /// The exact score of `b` for the side to move if it lies in (alpha, beta); otherwise a
     /// bound on the same side of the window (fail-soft). Scores in discs, at the selectivity
     /// of `self.level`.
@@ -100,7 +100,7 @@ impl Searcher<'_> {
         }
         let mut hash_move = NO_MOVE;
         if empties >= NEAR_END_EMPTIES {
-            if let Some(p) = self.probe(b, empties) {
+            if let Some(p) = self.table_part(empties).probe(b) {
                 let level = endgame_level(p.depth);
                 if level.is_some_and(|l| l >= self.level) {
                     let (lower, upper) = (p.lower / DISC, p.upper / DISC);
@@ -117,13 +117,11 @@ impl Searcher<'_> {
             }
         }
         let mut list = MoveList::unkeyed(b, moves);
-        if empties > TABLE_EMPTIES {
+        if empties > NEAR_END_EMPTIES {
             // The transposition cutoff and the children probe the table: their buckets'
             // loads start together (FFO #53-#54 solve 3% faster).
-            self.prefetch_children(b, &list);
-        } else if empties == TABLE_EMPTIES {
-            let near_end = self.tt.near_end();
-            list.children(b).for_each(|child| near_end.prefetch(&child));
+            let part = self.table_part(empties - 1);
+            list.children(b).for_each(|child| part.prefetch(&child));
         }
         if empties >= ETC_EMPTIES {
             if let Some(bound) = self.transposition_cutoff(b, &list, beta) {
@@ -150,26 +148,26 @@ impl Searcher<'_> {
             return 0;
         };
         if empties >= NEAR_END_EMPTIES {
-            let depth = endgame_depth(empties, self.level);
-            let (alpha, beta, best) = (alpha * DISC, beta * DISC, best * DISC);
-            if empties == NEAR_END_EMPTIES {
-                self.tt
-                    .near_end()
-                    .store(b, depth, alpha, beta, best, best_sq);
-            } else {
-                self.tt.store(b, depth, alpha, beta, best, best_sq);
-            }
+            self.table_part(empties).store(
+                b,
+                endgame_depth(empties, self.level),
+                alpha * DISC,
+                beta * DISC,
+                best * DISC,
+                best_sq,
+            );
         }
         best
     }
 
-    /// The table's entry for `b`, of `empties` empties, from the part that keeps it.
+    /// The part of the table that keeps the results of nodes with `empties` empties (from
+    /// [`NEAR_END_EMPTIES`] on).
     #[inline]
-    fn probe(&self, b: &Board, empties: u32) -> Option<crate::tt::Probe> {
+    fn table_part(&self, empties: u32) -> Part<'a> {
         if empties == NEAR_END_EMPTIES {
-            self.tt.near_end().probe(b)
+            self.tt.near_end()
         } else {
-            self.tt.probe(b)
+            self.tt.whole()
         }
     }
 }

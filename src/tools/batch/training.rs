@@ -147,9 +147,10 @@ pub fn run_data(args: &DataArgs) -> ExitCode {
         } => parse_range("--empties", empties).and_then(|(low, high)| {
             let config = relabel::Config {
                 empties: low..=high,
-                by: match exact {
-                    true => relabel::By::Solver,
-                    false => relabel::By::Depth(*depth),
+                by: if *exact {
+                    relabel::By::Solver
+                } else {
+                    relabel::By::Depth(*depth)
                 },
                 threads: threads_or_cores(*threads),
             };

@@ -34,6 +34,24 @@ pub enum By {
     Solver,
 }
 
+impl By {
+    /// The label of the records it scores.
+    fn label(self) -> Label {
+        match self {
+            By::Depth(_) => Label::Searched,
+            By::Solver => Label::Exact,
+        }
+    }
+
+    /// Each worker's table, in MiB.
+    fn table_mib(self) -> usize {
+        match self {
+            By::Depth(_) => TABLE_MIB,
+            By::Solver => SOLVER_TABLE_MIB,
+        }
+    }
+}
+
 /// What to relabel.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -79,10 +97,7 @@ fn solved_score(tt: &TranspositionTable, board: &Board) -> i32 {
 /// Relabels the chosen records in place with searched scores, rounded to whole discs, or
 /// exact ones, on `config.threads` threads; returns how many it relabelled.
 pub fn relabel(records: &mut [Record], config: &Config) -> usize {
-    let label = match config.by {
-        By::Depth(_) => Label::Searched,
-        By::Solver => Label::Exact,
-    };
+    let label = config.by.label();
     let scores = new_scores(records, config);
     for &(i, score) in &scores {
         records[i].score = score;
@@ -98,10 +113,7 @@ fn new_scores(records: &[Record], config: &Config) -> Vec<(usize, i32)> {
         let workers: Vec<_> = (0..config.threads.max(1))
             .map(|_| {
                 s.spawn(|| {
-                    let mut tt = TranspositionTable::new(match config.by {
-                        By::Depth(_) => TABLE_MIB,
-                        By::Solver => SOLVER_TABLE_MIB,
-                    });
+                    let mut tt = TranspositionTable::new(config.by.table_mib());
                     let mut found = Vec::new();
                     loop {
                         let start = next.fetch_add(CHUNK, Ordering::Relaxed);
