@@ -4,7 +4,7 @@
 mod common;
 
 /// The total search nodes of `oxello bench --threads 1`.
-const SIGNATURE: u64 = 64_807_405;
+const SIGNATURE: u64 = 65_427_300;
 
 #[test]
 fn bench_prints_the_expected_signature() {

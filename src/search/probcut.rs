@@ -21,14 +21,14 @@ pub(crate) fn endgame_shallow_depth(empties: u32) -> u32 {
 }
 
 /// The standard deviation of exact score - shallow search score, centi-discs: about 8 discs
-/// less 0.44 a ply, whatever the empties, on WTHOR positions of 10 to 22 empties (fitted to the
-/// weights `cc51e222bab693d7`; the previous weights' searches erred by 9 less 0.45 a ply).
+/// less 0.46 a ply, whatever the empties, on WTHOR positions of 10 to 22 empties (fitted to the
+/// weights `68441bf9a85cdde3`; the previous weights' searches erred by 8 less 0.44 a ply).
 pub(crate) fn endgame_sigma(depth: u32) -> i32 {
-    804 - 44 * depth as i32
+    802 - 46 * depth as i32
 }
 
 /// How much the exact score lies above an even-depth search's, on average, centi-discs.
-pub(crate) const ENDGAME_BIAS: i32 = 125;
+pub(crate) const ENDGAME_BIAS: i32 = 128;
 
 /// The shallowest midgame node that tries Multi-ProbCut.
 pub const MIDGAME_MIN_DEPTH: u32 = 3;
@@ -82,10 +82,10 @@ pub(crate) const MIDGAME_MARGIN: i32 = 10;
 /// 100 WTHOR positions at each of 20, 24, ..., 48 empties, depths 3 to 10 (a standard deviation
 /// of 1.5 to 5 discs, larger nearer the end and for a larger gap between the depths).
 pub(crate) const MIDGAME_MODEL: MidgameModel = MidgameModel {
-    weights: 0xcc51e222bab693d7,
-    intercept: 487,
-    per_shallow_ply: -41,
-    per_ply: 23,
+    weights: 0x68441bf9a85cdde3,
+    intercept: 477,
+    per_shallow_ply: -40,
+    per_ply: 22,
     per_empty: -7,
 };
 

@@ -2,7 +2,8 @@
 //! phase at a time.
 //!
 //! A phase's weights learn from the positions of its own empties and of the two counts on
-//! either side (so thin phases borrow from their neighbours, and neighbouring phases agree).
+//! either side (so thin phases borrow from their neighbours, and neighbouring phases agree;
+//! a whole phase on either side blurred them: see the README's "Which labels").
 //! A configuration and its mirror image share one parameter ([`patterns::Shape::mirror`]).
 //! One position in ten, chosen by a hash of its canonical form, is held out to measure the
 //! validation error. The phases are independent and fit on as many threads as asked; each
@@ -16,7 +17,7 @@ use oxello::eval::weights::{BIAS, PHASES, PHASE_WIDTH, WEIGHTS_PER_PHASE};
 use oxello::eval::{scalar_features, DISC, SCALAR_FEATURES};
 
 /// Empties borrowed from each neighbouring phase.
-const PHASE_OVERLAP: u32 = 4;
+const PHASE_OVERLAP: u32 = 2;
 /// One position in this many is held out for validation.
 const VALIDATION_EVERY: u64 = 10;
 
