@@ -84,14 +84,14 @@ struct Bucket([Slot; WAYS]);
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     mask: usize,
-    /// The mask of the buckets in the table's first [`NEAR_END_BYTES`] (see [`Self::near_end`]).
+    /// [`Self::near_end`]'s mask, kept beside `mask` for the solver's hot path.
     near_end_mask: usize,
     date: AtomicU8,
 }
 
-/// The bytes at the start of the table that [`TranspositionTable::near_end`] uses: few enough
-/// to stay in the cache.
-const NEAR_END_BYTES: usize = 1 << 20;
+/// The buckets at the start of the table that [`TranspositionTable::near_end`] uses: a MiB,
+/// few enough to stay in the cache.
+const NEAR_END_BUCKETS: usize = (1 << 20) / std::mem::size_of::<Bucket>();
 
 /// What a probe tells the search.
 #[derive(Copy, Clone, Debug)]
@@ -146,11 +146,11 @@ impl TranspositionTable {
         let mut buckets = Vec::with_capacity(count);
         advise_huge_pages(&mut buckets);
         buckets.extend((0..count).map(|_| Bucket::default()));
-        let near_end = NEAR_END_BYTES / std::mem::size_of::<Bucket>();
         TranspositionTable {
             buckets,
             mask: count - 1,
-            near_end_mask: (count - 1).min(near_end - 1),
+            // Both are powers of two less one: the smaller of the two masks.
+            near_end_mask: (count - 1) & (NEAR_END_BUCKETS - 1),
             date: AtomicU8::new(0),
         }
     }
@@ -193,12 +193,6 @@ impl TranspositionTable {
             table: self,
             mask: self.near_end_mask,
         }
-    }
-
-    /// [`Part::prefetch`] in the whole table.
-    #[inline]
-    pub fn prefetch(&self, board: &Board) {
-        self.whole().prefetch(board);
     }
 
     /// [`Part::probe`] in the whole table.
@@ -381,7 +375,7 @@ mod tests {
         for (i, b) in boards.iter().enumerate() {
             assert_eq!(tt.near_end().probe(b).map(|p| p.lower), Some(i as i32));
         }
-        let first = NEAR_END_BYTES / std::mem::size_of::<Bucket>();
+        let first = NEAR_END_BUCKETS;
         let used = |bucket: &Bucket| bucket.0.iter().any(|s| s.read().1.used);
         assert!(!tt.buckets[first..].iter().any(used));
         assert!(tt.buckets[..first].iter().filter(|b| used(b)).count() > boards.len() / 2);

@@ -196,7 +196,7 @@ impl Searcher<'_> {
             // Children of 2 plies or more probe the table: start their buckets' loads now,
             // while the evaluations below keep the processor busy.
             if node.depth > 2 {
-                s.prefetch_children(b, list);
+                Self::prefetch_children(s.tt.whole(), b, list);
             }
             let children = Children::of(b);
             list.key(b, |sq, child| -children.evaluate(sq, child));

@@ -10,7 +10,7 @@ use super::movelist::MoveList;
 use super::parallel::{Pool, SplitPoint};
 use crate::board::Board;
 use crate::eval::DISC;
-use crate::tt::{TranspositionTable, NO_MOVE};
+use crate::tt::{Part, TranspositionTable, NO_MOVE};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -373,10 +373,10 @@ impl Searcher<'_> {
         self.nodes += list.len() as u64;
     }
 
-    /// Starts loading the table buckets of every child in `list` at once, for the probes
+    /// Starts loading the buckets in `part` of every child in `list` at once, for the probes
     /// soon after: their loads from memory overlap instead of waiting one after the other.
     #[inline]
-    pub(crate) fn prefetch_children(&self, b: &Board, list: &MoveList) {
-        list.children(b).for_each(|child| self.tt.prefetch(&child));
+    pub(crate) fn prefetch_children(part: Part<'_>, b: &Board, list: &MoveList) {
+        list.children(b).for_each(|child| part.prefetch(&child));
     }
 }

@@ -120,8 +120,7 @@ impl<'a> Searcher<'a> {
         if empties > NEAR_END_EMPTIES {
             // The transposition cutoff and the children probe the table: their buckets'
             // loads start together (FFO #53-#54 solve 3% faster).
-            let part = self.table_part(empties - 1);
-            list.children(b).for_each(|child| part.prefetch(&child));
+            Self::prefetch_children(self.table_part(empties - 1), b, &list);
         }
         if empties >= ETC_EMPTIES {
             if let Some(bound) = self.transposition_cutoff(b, &list, beta) {
