@@ -1,7 +1,8 @@
 //! `oxello train`, run through the binary on binary records made by `oxello selfplay`: it
 //! reports each phase's train and validation errors, the weights file it writes has the
 //! documented header and checksum (checked here byte by byte), loads with `--eval-file`, and
-//! fits its data better than all-zero weights, as `oxello accuracy` measures.
+//! fits its data better than all-zero weights, as `oxello accuracy` measures, by full-batch
+//! passes or by mini-batches alike.
 
 mod common;
 use common::run as oxello;
@@ -111,6 +112,20 @@ fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
         std::fs::read(&on_three).unwrap() == bytes,
         "the weights depend on the threads"
     );
+    // Mini-batches: shuffled by the phase and the pass, so the threads change nothing either.
+    let batched: Vec<_> = ["1", "3"]
+        .map(|threads| {
+            let out = dir.path().join(format!("batched-{threads}.bin"));
+            let options = ["--batch", "32", "--epochs", "40", "--threads", threads];
+            assert!(train(&data, &out, &options).status.success());
+            std::fs::read(out).unwrap()
+        })
+        .into();
+    assert!(
+        batched[0] == batched[1],
+        "mini-batch weights depend on the threads"
+    );
+    assert!(batched[0] != bytes, "--batch changed nothing");
 
     // The header, field by field, and the checksum of the payload.
     assert_eq!(&bytes[..8], b"OXEVAL\r\n");
@@ -141,17 +156,21 @@ fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
         Weights::to_bytes(&vec![0; PHASES * WEIGHTS_PER_PHASE]),
     )
     .unwrap();
+    let on_batches = dir.path().join("batched-1.bin");
     for empties in [8, 10] {
         let untrained = mean_absolute_error(&zero, &data, empties);
-        let trained = mean_absolute_error(&weights, &data, empties);
         assert!(
             untrained > 4.0,
             "{empties} empties: zero weights miss by {untrained}"
         );
-        assert!(
-            trained < untrained / 2.0,
-            "{empties} empties: trained {trained} against zero weights {untrained}"
-        );
+        for fitted in [&weights, &on_batches] {
+            let trained = mean_absolute_error(fitted, &data, empties);
+            assert!(
+                trained < untrained / 2.0,
+                "{empties} empties, {}: trained {trained} against zero weights {untrained}",
+                fitted.display()
+            );
+        }
     }
 }
 

@@ -198,6 +198,10 @@ pub struct TrainArgs {
     /// Weight of a `searched` (backed-up) record against an `exact` one (1).
     #[arg(long, default_value_t = 1.0)]
     pub searched_weight: f64,
+    /// Samples per Adam step, in an order shuffled every pass; 0 for every sample of the
+    /// phase at once (full batch).
+    #[arg(long, default_value_t = 0)]
+    pub batch: usize,
     /// Threads, each fitting whole phases (default: every core).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: Option<u64>,

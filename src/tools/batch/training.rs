@@ -263,6 +263,7 @@ pub fn run_train(args: &TrainArgs) -> ExitCode {
         l2: args.l2,
         played_weight: args.played_weight,
         searched_weight: args.searched_weight,
+        batch: args.batch,
         threads: threads_or_cores(args.threads),
     };
     let (values, phases) = fit::fit(&records, &config);

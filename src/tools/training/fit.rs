@@ -1,5 +1,5 @@
-//! Fitting the pattern weights to labelled positions: least squares by full-batch Adam, one
-//! phase at a time.
+//! Fitting the pattern weights to labelled positions: least squares by Adam, full-batch or
+//! over shuffled mini-batches, one phase at a time.
 //!
 //! A phase's weights learn from the positions of its own empties and of the two counts on
 //! either side (so thin phases borrow from their neighbours, and neighbouring phases agree;
@@ -15,6 +15,7 @@ use super::record::{Label, Record};
 use oxello::eval::patterns::{self, INSTANCES, OFFSETS, PHASE_WEIGHTS, SHAPES};
 use oxello::eval::weights::{BIAS, PHASES, PHASE_WIDTH, WEIGHTS_PER_PHASE};
 use oxello::eval::{scalar_features, DISC, SCALAR_FEATURES};
+use oxello::rng::shuffle;
 
 /// Empties borrowed from each neighbouring phase.
 const PHASE_OVERLAP: u32 = 2;
@@ -34,6 +35,8 @@ pub struct FitConfig {
     pub played_weight: f64,
     /// The weight of a `searched` (backed-up) record's error against an `exact` one's.
     pub searched_weight: f64,
+    /// Samples per Adam step; 0 for the whole phase (full batch).
+    pub batch: usize,
     pub threads: usize,
 }
 
@@ -157,7 +160,7 @@ fn fit_phase(
         .iter()
         .filter(|s| s.validation && own.contains(&u32::from(s.empties)))
         .collect();
-    let weights = adam(&train, config);
+    let weights = adam(&train, config, phase);
     let mae = |set: &[&Sample]| {
         let total: f64 = set
             .iter()
@@ -191,11 +194,9 @@ fn predict(weights: &[f32], s: &Sample) -> f32 {
         .fold(scalars, |acc, &p| acc + weights[p as usize])
 }
 
-/// Full-batch Adam on the mean squared error plus the L2 penalty.
-fn adam(train: &[&Sample], config: &FitConfig) -> Vec<f32> {
-    const BETA1: f64 = 0.9;
-    const BETA2: f64 = 0.999;
-    const EPSILON: f64 = 1e-8;
+/// Adam on the mean squared error plus the L2 penalty: full-batch, or over shuffled
+/// mini-batches of `config.batch` samples (the order a function of the phase and the epoch).
+fn adam(train: &[&Sample], config: &FitConfig, phase: usize) -> Vec<f32> {
     let n = WEIGHTS_PER_PHASE;
     let mut weights = vec![0f32; n];
     if train.is_empty() {
@@ -203,46 +204,109 @@ fn adam(train: &[&Sample], config: &FitConfig) -> Vec<f32> {
     }
     // Start the constant at the mean score, so that the patterns learn the rest.
     weights[BIAS] = train.iter().map(|s| s.target).sum::<f32>() / train.len() as f32;
-    let (mut m, mut v) = (vec![0f64; n], vec![0f64; n]);
-    let mut seen = vec![false; n];
-    for s in train {
-        for &p in &s.params {
-            seen[p as usize] = true;
-        }
-    }
-    seen[BIAS..].iter_mut().for_each(|s| *s = true);
-    let mut gradient = vec![0f64; n];
-    let weight = |s: &Sample| match s.label {
-        Label::Exact => 1.0,
-        Label::Played => config.played_weight,
-        Label::Searched => config.searched_weight,
+    let mut optimiser = Adam::new(train, config);
+    let batch = match config.batch {
+        0 => train.len(),
+        b => b.min(train.len()),
     };
-    let scale = 2.0 / train.iter().map(|s| weight(s)).sum::<f64>();
+    let steps = config.epochs * train.len().div_ceil(batch);
+    let mut order = train.to_vec();
     for epoch in 0..config.epochs {
-        gradient.iter_mut().for_each(|g| *g = 0.0);
-        for s in train {
-            let error = f64::from(predict(&weights, s) - s.target) * weight(s);
-            gradient[BIAS] += error;
-            for (k, f) in s.scalars.iter().enumerate() {
-                gradient[BIAS + 1 + k] += error * f64::from(*f);
-            }
-            for &p in &s.params {
-                gradient[p as usize] += error;
-            }
+        if batch < train.len() {
+            shuffle(&mut order, (phase as u64) << 32 | epoch as u64);
         }
-        let progress = epoch as f64 / config.epochs as f64;
-        let rate = config.learning_rate * (1.0 - 0.9 * progress);
-        let t = (epoch + 1) as i32;
-        let (c1, c2) = (1.0 - BETA1.powi(t), 1.0 - BETA2.powi(t));
-        for i in (0..n).filter(|&i| seen[i]) {
-            let l2 = if i >= BIAS { 0.0 } else { config.l2 };
-            let g = gradient[i] * scale + 2.0 * l2 * f64::from(weights[i]);
-            m[i] = BETA1 * m[i] + (1.0 - BETA1) * g;
-            v[i] = BETA2 * v[i] + (1.0 - BETA2) * g * g;
-            weights[i] -= (rate * (m[i] / c1) / ((v[i] / c2).sqrt() + EPSILON)) as f32;
+        for chunk in order.chunks(batch) {
+            let progress = optimiser.t as f64 / steps as f64;
+            let rate = config.learning_rate * (1.0 - 0.9 * progress);
+            optimiser.step(&mut weights, chunk, rate);
         }
     }
     weights
+}
+
+/// Adam's state for one phase's weights.
+struct Adam<'a> {
+    config: &'a FitConfig,
+    /// The first and second moments of each weight's gradient.
+    m: Vec<f64>,
+    v: Vec<f64>,
+    /// Whether some training sample reads the weight: the others stay at 0.
+    seen: Vec<bool>,
+    gradient: Vec<f64>,
+    /// Steps taken.
+    t: usize,
+}
+
+impl<'a> Adam<'a> {
+    fn new(train: &[&Sample], config: &'a FitConfig) -> Adam<'a> {
+        let n = WEIGHTS_PER_PHASE;
+        let mut seen = vec![false; n];
+        for s in train {
+            for &p in &s.params {
+                seen[p as usize] = true;
+            }
+        }
+        seen[BIAS..].iter_mut().for_each(|s| *s = true);
+        Adam {
+            config,
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            seen,
+            gradient: vec![0.0; n],
+            t: 0,
+        }
+    }
+
+    /// The weight of a sample's error.
+    fn weight(&self, s: &Sample) -> f64 {
+        match s.label {
+            Label::Exact => 1.0,
+            Label::Played => self.config.played_weight,
+            Label::Searched => self.config.searched_weight,
+        }
+    }
+
+    /// One step down the gradient of `batch`'s weighted mean squared error.
+    fn step(&mut self, weights: &mut [f32], batch: &[&Sample], rate: f64) {
+        const BETA1: f64 = 0.9;
+        const BETA2: f64 = 0.999;
+        const EPSILON: f64 = 1e-8;
+        let total = self.sum_gradient(weights, batch);
+        if total == 0.0 {
+            return;
+        }
+        let scale = 2.0 / total;
+        self.t += 1;
+        let t = self.t as i32;
+        let (c1, c2) = (1.0 - BETA1.powi(t), 1.0 - BETA2.powi(t));
+        for i in (0..weights.len()).filter(|&i| self.seen[i]) {
+            let l2 = if i >= BIAS { 0.0 } else { self.config.l2 };
+            let g = self.gradient[i] * scale + 2.0 * l2 * f64::from(weights[i]);
+            self.m[i] = BETA1 * self.m[i] + (1.0 - BETA1) * g;
+            self.v[i] = BETA2 * self.v[i] + (1.0 - BETA2) * g * g;
+            weights[i] -= (rate * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + EPSILON)) as f32;
+        }
+    }
+
+    /// Sums into `self.gradient` the weighted errors of `batch` (half the gradient of their
+    /// summed squares); returns the sum of their weights.
+    fn sum_gradient(&mut self, weights: &[f32], batch: &[&Sample]) -> f64 {
+        self.gradient.iter_mut().for_each(|g| *g = 0.0);
+        let mut total = 0.0;
+        for s in batch {
+            let weight = self.weight(s);
+            total += weight;
+            let error = f64::from(predict(weights, s) - s.target) * weight;
+            self.gradient[BIAS] += error;
+            for (k, f) in s.scalars.iter().enumerate() {
+                self.gradient[BIAS + 1 + k] += error * f64::from(*f);
+            }
+            for &p in &s.params {
+                self.gradient[p as usize] += error;
+            }
+        }
+        total
+    }
 }
 
 #[cfg(test)]
@@ -289,29 +353,33 @@ mod tests {
 
     #[test]
     fn fit_learns_a_tiny_problem_and_leaves_phases_without_data_at_zero() {
-        let records = tiny_problem();
-        let config = FitConfig {
-            epochs: 300,
-            learning_rate: 0.1,
-            l2: 0.0,
-            played_weight: 1.0,
-            searched_weight: 1.0,
-            threads: 2,
-        };
-        let (values, phases) = fit(&records, &config);
-        assert_eq!(values.len(), PHASES * WEIGHTS_PER_PHASE);
-        assert_eq!(phases[10].train + phases[10].validation, 8);
-        assert!(phases[10].train >= 5, "{:?}", phases[10]);
-        for record in &records {
-            if !is_validation(record) {
-                let miss = predicted(&values, record) - f64::from(record.score);
-                assert!(miss.abs() < 0.5, "{} missed by {miss}", record);
+        // Full batch, and mini-batches of 2 of the phase's 5 to 8 training samples.
+        for batch in [0, 2] {
+            let records = tiny_problem();
+            let config = FitConfig {
+                epochs: 300,
+                learning_rate: 0.1,
+                l2: 0.0,
+                played_weight: 1.0,
+                searched_weight: 1.0,
+                batch,
+                threads: 2,
+            };
+            let (values, phases) = fit(&records, &config);
+            assert_eq!(values.len(), PHASES * WEIGHTS_PER_PHASE);
+            assert_eq!(phases[10].train + phases[10].validation, 8);
+            assert!(phases[10].train >= 5, "{:?}", phases[10]);
+            for record in &records {
+                if !is_validation(record) {
+                    let miss = predicted(&values, record) - f64::from(record.score);
+                    assert!(miss.abs() < 0.5, "batch {batch}: {record} missed by {miss}");
+                }
             }
-        }
-        // Phases 9 and 11 borrow these empties; no other phase sees any position.
-        for phase in (0..PHASES).filter(|p| !(9..=11).contains(p)) {
-            let w = &values[phase * WEIGHTS_PER_PHASE..(phase + 1) * WEIGHTS_PER_PHASE];
-            assert!(w.iter().all(|&v| v == 0), "phase {phase}");
+            // Phases 9 and 11 borrow these empties; no other phase sees any position.
+            for phase in (0..PHASES).filter(|p| !(9..=11).contains(p)) {
+                let w = &values[phase * WEIGHTS_PER_PHASE..(phase + 1) * WEIGHTS_PER_PHASE];
+                assert!(w.iter().all(|&v| v == 0), "batch {batch}: phase {phase}");
+            }
         }
     }
 }
