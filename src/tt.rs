@@ -92,6 +92,8 @@ pub struct TranspositionTable {
 /// The buckets at the start of the table that [`TranspositionTable::near_end`] uses: a MiB,
 /// few enough to stay in the cache.
 const NEAR_END_BUCKETS: usize = (1 << 20) / std::mem::size_of::<Bucket>();
+// `new` takes the smaller of two masks by an AND, which needs both counts powers of two.
+const _: () = assert!(NEAR_END_BUCKETS.is_power_of_two());
 
 /// What a probe tells the search.
 #[derive(Copy, Clone, Debug)]

@@ -26,6 +26,29 @@ fn train(data: &Path, out: &Path, options: &[&str]) -> Output {
     )
 }
 
+/// `oxello train` of `data` into `out` with `options` on one thread, then on three into a
+/// file beside it; checks that both succeed and write the same weights, and returns the
+/// one-thread run.
+fn train_on_1_and_3_threads(data: &Path, out: &Path, options: &[&str]) -> Output {
+    let run = train(data, out, &[options, &["--threads", "1"]].concat());
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let on_three = out.with_extension("three-threads.bin");
+    assert!(
+        train(data, &on_three, &[options, &["--threads", "3"]].concat())
+            .status
+            .success()
+    );
+    assert!(
+        std::fs::read(&on_three).unwrap() == std::fs::read(out).unwrap(),
+        "the weights depend on the threads, with {options:?}"
+    );
+    run
+}
+
 /// FNV-1a, 64 bits, as the weights file's header documents it.
 fn fnv1a(bytes: &[u8]) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
@@ -90,42 +113,21 @@ fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
     );
 
     let weights = dir.path().join("trained.bin");
-    let out = train(&data, &weights, &["--threads", "1"]);
+    let out = train_on_1_and_3_threads(&data, &weights, &[]);
     let report = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(
         report.starts_with("phase  empties   train  validation  train MAE  validation MAE\n"),
         "{report}"
     );
     check_phase_errors(&report);
-
     let bytes = std::fs::read(&weights).unwrap();
-    let on_three = dir.path().join("three-threads.bin");
-    assert!(train(&data, &on_three, &["--threads", "3"])
-        .status
-        .success());
-    assert!(
-        std::fs::read(&on_three).unwrap() == bytes,
-        "the weights depend on the threads"
-    );
     // Mini-batches: shuffled by the phase and the pass, so the threads change nothing either.
-    let batched: Vec<_> = ["1", "3"]
-        .map(|threads| {
-            let out = dir.path().join(format!("batched-{threads}.bin"));
-            let options = ["--batch", "32", "--epochs", "40", "--threads", threads];
-            assert!(train(&data, &out, &options).status.success());
-            std::fs::read(out).unwrap()
-        })
-        .into();
+    let on_batches = dir.path().join("batched.bin");
+    train_on_1_and_3_threads(&data, &on_batches, &["--batch", "32", "--epochs", "40"]);
     assert!(
-        batched[0] == batched[1],
-        "mini-batch weights depend on the threads"
+        std::fs::read(&on_batches).unwrap() != bytes,
+        "--batch changed nothing"
     );
-    assert!(batched[0] != bytes, "--batch changed nothing");
 
     // The header, field by field, and the checksum of the payload.
     assert_eq!(&bytes[..8], b"OXEVAL\r\n");
@@ -156,7 +158,6 @@ fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
         Weights::to_bytes(&vec![0; PHASES * WEIGHTS_PER_PHASE]),
     )
     .unwrap();
-    let on_batches = dir.path().join("batched-1.bin");
     for empties in [8, 10] {
         let untrained = mean_absolute_error(&zero, &data, empties);
         assert!(
