@@ -1,31 +1,19 @@
-//! Oxello: a bitboard Othello engine. This library is the engine alone; the offline tools
-//! (bench, match runner, training, the batch jobs) are modules of the `oxello` binary
-//! (`src/tools/`), built on this library and never used by it.
+//! Oxello: a bitboard Othello engine, its front ends and its tools, in four layers over a
+//! floor of leaves. A layer uses the ones below it and never one above (`tests/layers.rs`
+//! checks every import); ARCHITECTURE.md draws them and follows one `genmove` through.
 //!
-//! The engine's layers depend one way: `board` (with `notation`, `symmetry`, `game`, `ggf`,
-//! `perft`) <- `eval`, `stability` <- `search` (with `tt`) <- `engine` <- `play` (with `timeman`,
-//! `report`, `book`, `opening`) <- `gtp`, `nboard` (the front ends, which the binary chooses
-//! from the first line of input); `io`, the line reader and writer, is a leaf that everything may use;
-//! so is `datafile`, what the data files (weights, book, training records) share.
+//! - [`base`]: the leaves (line input and output, the data files' frame, a seeded
+//!   generator), which every layer may use and which use nothing of the crate.
+//! - [`engine`]: the rules, the evaluation, the transposition table and the search.
+//! - [`play`]: the game under every front end: the search thread, clocks, levels, the book.
+//! - [`front`]: the GTP and NBoard protocols, which translate lines into calls on [`play`].
+//! - [`tools`]: the batch jobs behind the subcommands (bench, match runner, training, book
+//!   building, ProbCut fitting), built on the layers below and used by none of them.
+//!
+//! The binary, `src/main.rs`, only chooses between serving a front end and running a tool.
 
-pub mod board;
-pub mod book;
-pub mod datafile;
+pub mod base;
 pub mod engine;
-pub mod eval;
-pub mod game;
-pub mod ggf;
-pub mod gtp;
-pub mod io;
-pub mod nboard;
-pub mod notation;
-pub mod opening;
-pub mod perft;
+pub mod front;
 pub mod play;
-pub mod report;
-pub mod rng;
-pub mod search;
-pub mod stability;
-pub mod symmetry;
-pub mod timeman;
-pub mod tt;
+pub mod tools;

@@ -1,12 +1,11 @@
 //! The `oxello` binary: with no subcommand it is the engine, speaking to a GUI or a match
 //! runner on stdin/stdout ([`serve`]); each subcommand is one of the offline [`tools`].
 
-mod tools;
-
 use clap::{Parser, Subcommand};
-use oxello::play::Options;
+use oxello::play::session::Settings;
+use oxello::tools::args::{hash_mib, threads_or_cores};
+use oxello::tools::cli::Tool;
 use std::process::ExitCode;
-use tools::cli::{hash_mib, threads_or_cores, Tool};
 
 /// Oxello, an Othello engine.
 ///
@@ -25,7 +24,7 @@ struct Cli {
     depth: Option<u32>,
     /// GTP engine: think this many seconds per move whatever the clock (as `oxello-move_time`;
     /// 0 is off, at most a day).
-    #[arg(long, allow_negative_numbers = true, value_parser = oxello::timeman::parse_seconds)]
+    #[arg(long, allow_negative_numbers = true, value_parser = oxello::play::clock::parse_seconds)]
     move_time: Option<f64>,
     /// GTP/NBoard engine: also write the log (every search iteration, every move, and the
     /// protocol traffic both ways) to this file, emptied first.
@@ -62,18 +61,18 @@ enum Command {
 
 fn main() -> ExitCode {
     let mut cli = Cli::parse();
-    if let Err(e) = oxello::io::init_logging(cli.log_file.as_deref()) {
+    if let Err(e) = oxello::base::io::init_logging(cli.log_file.as_deref()) {
         eprintln!("oxello: {e}");
         return ExitCode::FAILURE;
     }
-    match oxello::eval::load(cli.eval_file.as_deref()) {
+    match oxello::engine::eval::load(cli.eval_file.as_deref()) {
         Err(e) => {
             eprintln!("oxello: evaluation weights: {e}");
             return ExitCode::FAILURE;
         }
-        Ok(id) if !oxello::search::probcut::midgame_model_fits(id) => log::warn!(
+        Ok(id) if !oxello::engine::search::probcut::midgame_model_fits(id) => log::warn!(
             "the midgame ProbCut model was fitted to other weights: fit it to these with \
-             `cargo run --release --example fit_probcut -- midgame`"
+             `oxello fit-probcut midgame`"
         ),
         Ok(_) => {}
     }
@@ -87,8 +86,11 @@ fn main() -> ExitCode {
 /// The engine on stdin/stdout: NBoard's protocol when asked for or when the first line is
 /// `nboard <version>`, GTP otherwise, until the input ends.
 fn serve(cli: &Cli, nboard: bool) -> ExitCode {
-    let book =
-        oxello::opening::Config::load(cli.book.as_deref(), !cli.no_book, cli.book_randomness);
+    let book = oxello::play::book::policy::BookSettings::load(
+        cli.book.as_deref(),
+        !cli.no_book,
+        cli.book_randomness,
+    );
     let book = match book {
         Ok(book) => book,
         Err(e) => {
@@ -96,20 +98,20 @@ fn serve(cli: &Cli, nboard: bool) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let options = Options {
+    let options = Settings {
         hash_mib: hash_mib(cli.hash),
         depth: cli.depth.filter(|&d| d > 0),
         move_time: cli.move_time.filter(|&t| t > 0.0),
         threads: threads_or_cores(cli.threads),
         book,
     };
-    let input = oxello::io::spawn_readers();
-    let first = input.recv().unwrap_or(oxello::io::Input::Eof);
+    let input = oxello::base::io::spawn_readers();
+    let first = input.recv().unwrap_or(oxello::base::io::Input::Eof);
     let stdout = std::io::stdout();
-    if nboard || oxello::io::is_nboard_hello(&first) {
-        oxello::nboard::run(first, input, stdout.lock(), &options);
+    if nboard || oxello::base::io::is_nboard_hello(&first) {
+        oxello::front::nboard::run(first, input, stdout.lock(), &options);
     } else {
-        oxello::gtp::run(first, input, stdout.lock(), &options);
+        oxello::front::gtp::run(first, input, stdout.lock(), &options);
     }
     ExitCode::SUCCESS
 }

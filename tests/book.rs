@@ -4,17 +4,18 @@
 mod common;
 use common::run as oxello;
 
-use oxello::board::{Board, Position};
-use oxello::book::jobs::{search_position, SOLVE_EMPTIES};
-use oxello::book::learn::game_keys;
-use oxello::book::store::successor;
-use oxello::book::{build, Book, BuildConfig, Depth, Jobs, Key, Options};
-use oxello::eval::DISC;
-use oxello::game::Game;
-use oxello::notation::format_position;
-use oxello::rng::Rng;
-use oxello::symmetry::{transform_board, transform_square};
-use oxello::tt::TranspositionTable;
+use oxello::base::rng::Rng;
+use oxello::engine::board::{Board, Position};
+use oxello::engine::eval::DISC;
+use oxello::engine::game::Game;
+use oxello::engine::notation::format_position;
+use oxello::engine::symmetry::{transform_board, transform_square};
+use oxello::engine::tt::TranspositionTable;
+use oxello::play::book::jobs::{search_position, SOLVE_EMPTIES};
+use oxello::play::book::learn::game_keys;
+use oxello::play::book::store::successor;
+use oxello::play::book::{Book, Depth, JobOptions, Jobs, Key};
+use oxello::tools::book::build::{build, BuildConfig};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -58,13 +59,13 @@ fn quick_build(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
 #[test]
 fn library_api_example() {
     let mut book = Book::new(0);
-    let options = Options {
+    let options = JobOptions {
         depth: 4,
         threads: 2,
         checkpoint: None,
         report_every: Duration::MAX,
     };
-    let mut quiet = |_: &oxello::book::Progress| {};
+    let mut quiet = |_: &oxello::play::book::Progress| {};
     let mut jobs = Jobs::new(options, &mut quiet);
     let config = BuildConfig {
         plies: 3,
@@ -103,7 +104,7 @@ fn the_shipped_book_is_consistent() {
         let board = key.board();
         assert!(entry.scores.iter().all(|s| board.play(s.square).is_some()));
     }
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/src/book/book.bin");
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/src/play/book/book.bin");
     let info = book_ok(&["info", file]);
     assert!(info.contains("check: ok"), "{info}");
     assert!(
@@ -135,7 +136,9 @@ fn each_orientation_gets_the_matching_moves() {
             .collect();
         let mapped: Vec<String> = expected
             .iter()
-            .map(|m| oxello::notation::square_name(transform_square(m.square, s)).to_uppercase())
+            .map(|m| {
+                oxello::engine::notation::square_name(transform_square(m.square, s)).to_uppercase()
+            })
             .collect();
         assert_eq!(squares, mapped, "orientation {s}:\n{shown}");
     }
@@ -168,8 +171,11 @@ fn damaged_and_foreign_files_are_refused() {
         ),
         (
             "weights",
-            std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/weights.bin")).unwrap()
-                [..4096]
+            std::fs::read(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/src/engine/eval/weights.bin"
+            ))
+            .unwrap()[..4096]
                 .to_vec(),
             "not an Oxello book",
         ),
@@ -367,7 +373,7 @@ fn a_line_build_holds_the_lines_of_its_budget() {
 fn ffo(number: usize) -> (Board, i32) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fforum-40-59.obf");
     let text = std::fs::read_to_string(path).unwrap();
-    let entry = &oxello::notation::parse_obf(&text).unwrap()[number - 40];
+    let entry = &oxello::engine::notation::parse_obf(&text).unwrap()[number - 40];
     (entry.position.board, entry.value().unwrap())
 }
 

@@ -6,9 +6,9 @@
 mod common;
 use common::nboard::{ggf, NBoard};
 use common::Gtp;
-use oxello::board::{Board, Position};
-use oxello::book::{Book, BookMove, Depth, Key};
-use oxello::notation::{parse_square, parse_transcript, square_name};
+use oxello::engine::board::{Board, Position};
+use oxello::engine::notation::{parse_square, parse_transcript, square_name};
+use oxello::play::book::{Book, BookMove, Depth, Key};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
 

@@ -178,7 +178,7 @@ fn temp_file(bytes: &[u8]) -> TempPath {
 #[test]
 fn eval_file_refuses_a_wrong_or_corrupt_file_and_takes_a_good_one() {
     let good = std::fs::read(format!(
-        "{}/src/eval/weights.bin",
+        "{}/src/engine/eval/weights.bin",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();

@@ -139,15 +139,15 @@ fn damaged_or_foreign_binary_files_are_refused() {
     flipped[40] ^= 0x10;
     std::fs::write(&damaged, &flipped).unwrap();
     assert_refused(dir.path(), &damaged, "the file is corrupt");
-    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/weights.bin");
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/src/engine/eval/weights.bin");
     std::fs::copy(weights, &damaged).unwrap();
     assert_refused(dir.path(), &damaged, "not a training record file");
 }
 
 /// The value of a plain `depth`-ply negamax of the built-in evaluation (a pass costs no ply,
 /// a finished game scores its discs), in the evaluation's units.
-fn negamax(board: &oxello::board::Board, depth: u32) -> i32 {
-    use oxello::eval::{evaluate, DISC};
+fn negamax(board: &oxello::engine::board::Board, depth: u32) -> i32 {
+    use oxello::engine::eval::{evaluate, DISC};
     if board.is_game_over() {
         return board.final_score() * DISC;
     }
@@ -157,7 +157,7 @@ fn negamax(board: &oxello::board::Board, depth: u32) -> i32 {
     if board.moves() == 0 {
         return -negamax(&board.pass(), depth);
     }
-    oxello::board::Squares(board.moves())
+    oxello::engine::board::Squares(board.moves())
         .map(|sq| -negamax(&board.play(sq).unwrap(), depth - 1))
         .max()
         .unwrap()
@@ -196,7 +196,7 @@ struct Relabelled {
 fn relabel_run(
     options: &[&str],
     empties: std::ops::RangeInclusive<u32>,
-    expected: impl Fn(&oxello::board::Board) -> (i32, &'static str),
+    expected: impl Fn(&oxello::engine::board::Board) -> (i32, &'static str),
 ) -> Relabelled {
     let dir = tempfile::tempdir().unwrap();
     let (data, out) = (dir.path().join("run.txt"), dir.path().join("out.txt"));
@@ -208,7 +208,9 @@ fn relabel_run(
     let mut count = 0;
     for ((position, score, label), (position2, score2, label2)) in before.iter().zip(&after) {
         assert_eq!(position, position2);
-        let board = oxello::notation::parse_position(position).unwrap().board;
+        let board = oxello::engine::notation::parse_position(position)
+            .unwrap()
+            .board;
         if label == "played" && empties.contains(&board.empty_count()) {
             let (score, label) = expected(&board);
             assert_eq!((*score2, label2.as_str()), (score, label), "{position}");
@@ -231,7 +233,7 @@ fn relabel_exact_gives_the_chosen_records_their_minimax_value() {
     let options = ["--empties", "7-9", "--exact"];
     // A plain minimax to the end: a depth no game of 9 empties reaches.
     let run = relabel_run(&options, 7..=9, |board| {
-        (negamax(board, 64) / oxello::eval::DISC, "exact")
+        (negamax(board, 64) / oxello::engine::eval::DISC, "exact")
     });
     assert!(run.count >= 9 * 2, "{} relabelled", run.count);
     let count = format!("{} relabelled by exact solves", run.count);
@@ -245,7 +247,7 @@ fn relabel_exact_gives_the_chosen_records_their_minimax_value() {
 #[test]
 fn relabel_gives_the_chosen_records_a_fixed_depth_negamax_value() {
     let run = relabel_run(&["--empties", "9-14", "--depth", "2"], 9..=14, |board| {
-        let value = negamax(board, 2) as f64 / oxello::eval::DISC as f64;
+        let value = negamax(board, 2) as f64 / oxello::engine::eval::DISC as f64;
         (value.round().clamp(-64.0, 64.0) as i32, "searched")
     });
     assert!(run.count >= 9 * 6, "{} relabelled", run.count);

@@ -287,7 +287,7 @@ fn documented_commands() -> Vec<String> {
 #[test]
 fn protocol_md_lists_every_gtp_command_with_its_usage() {
     let documented = documented_commands();
-    let table: Vec<String> = oxello::gtp::parse::COMMANDS
+    let table: Vec<String> = oxello::front::gtp::parse::COMMANDS
         .iter()
         .map(|c| c.usage())
         .collect();

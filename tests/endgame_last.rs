@@ -1,8 +1,8 @@
 //! The specialised last-empties solver against a plain minimax over the rules, on random
 //! positions with 1 to 7 empties, with open and narrow windows (fail-soft bounds must hold).
 
-use oxello::board::Board;
-use oxello::search::endgame::last::{last_flip_count, odd_quadrants, solve_shallow};
+use oxello::engine::board::Board;
+use oxello::engine::search::endgame::last::{last_flip_count, odd_quadrants, solve_shallow};
 use proptest::prelude::*;
 
 mod common;
@@ -62,7 +62,7 @@ proptest! {
         prop_assume!(b.empty_count() == 1);
         let sq = b.empties().trailing_zeros();
         for (p, o) in [(b.player, b.opponent), (b.opponent, b.player)] {
-            prop_assert_eq!(last_flip_count(p, sq), oxello::board::flips(p, o, sq).count_ones());
+            prop_assert_eq!(last_flip_count(p, sq), oxello::engine::board::flips(p, o, sq).count_ones());
         }
     }
 }

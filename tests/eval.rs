@@ -3,15 +3,15 @@
 //! survive any continuation of the game); the weights file's checks; the symmetry of the
 //! evaluation.
 
-use oxello::board::{flips, neighbours, Board, Squares};
-use oxello::datafile::{checksum, FrameError};
-use oxello::eval::patterns::{
+use oxello::base::datafile::{checksum, FrameError};
+use oxello::engine::board::{flips, neighbours, Board, Squares};
+use oxello::engine::eval::patterns::{
     after_move, carried, indices, offset_indices, Shape, INSTANCES, OFFSETS, SHAPES,
 };
-use oxello::eval::weights::{Weights, WeightsError, PHASES, WEIGHTS_PER_PHASE};
-use oxello::eval::{evaluate, Children};
-use oxello::stability::stable_discs;
-use oxello::symmetry::transform_square;
+use oxello::engine::eval::weights::{Weights, WeightsError, PHASES, WEIGHTS_PER_PHASE};
+use oxello::engine::eval::{evaluate, Children};
+use oxello::engine::stability::stable_discs;
+use oxello::engine::symmetry::transform_square;
 use proptest::prelude::*;
 
 mod common;
@@ -54,7 +54,7 @@ fn instance_squares(shape: &Shape, s: usize) -> Vec<u32> {
         .squares
         .iter()
         .map(|name| {
-            let target = oxello::notation::parse_square(name).unwrap();
+            let target = oxello::engine::notation::parse_square(name).unwrap();
             (0..64).find(|&q| transform_square(q, s) == target).unwrap()
         })
         .collect()
@@ -100,7 +100,7 @@ fn every_mirror_reads_its_shape_reflected_onto_itself() {
         let squares: Vec<u32> = def
             .squares
             .iter()
-            .map(|name| oxello::notation::parse_square(name).unwrap())
+            .map(|name| oxello::engine::notation::parse_square(name).unwrap())
             .collect();
         let reflected =
             |s| (0..squares.len()).all(|i| transform_square(squares[i], s) == squares[order[i]]);
@@ -114,7 +114,7 @@ fn every_mirror_reads_its_shape_reflected_onto_itself() {
 
 #[test]
 fn the_embedded_weights_pass_their_checks() {
-    assert!(oxello::eval::load(None).is_ok());
+    assert!(oxello::engine::eval::load(None).is_ok());
 }
 
 fn weights_file() -> Vec<u8> {
@@ -225,7 +225,7 @@ proptest! {
         let b = random_walk(Board::START, seed | 1, plies);
         let e = evaluate(&b);
         for s in 1..8 {
-            prop_assert_eq!(evaluate(&oxello::symmetry::transform_board(&b, s)), e);
+            prop_assert_eq!(evaluate(&oxello::engine::symmetry::transform_board(&b, s)), e);
         }
     }
 }

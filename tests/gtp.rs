@@ -3,9 +3,9 @@
 mod common;
 
 use common::{data, Gtp};
-use oxello::board::Color;
-use oxello::game::Game;
-use oxello::notation::{parse_square, parse_transcript, square_name};
+use oxello::engine::board::Color;
+use oxello::engine::game::Game;
+use oxello::engine::notation::{parse_square, parse_transcript, square_name};
 use std::time::{Duration, Instant};
 
 /// Quarry's opening traffic, as logged between Quarry 0.2.0 and gtp-rhino.
@@ -56,7 +56,7 @@ fn quarry_handshake_and_game_start() {
     let mut game = Game::default();
     game.play(Color::Black, parse_square(&first).unwrap())
         .unwrap();
-    let reply = oxello::board::Squares(game.position().board.moves())
+    let reply = oxello::engine::board::Squares(game.position().board.moves())
         .next()
         .unwrap();
     gtp.send(&format!("play white {}", square_name(reply).to_uppercase()));

@@ -3,9 +3,9 @@
 
 mod common;
 
-use oxello::board::Color;
-use oxello::game::Game;
-use oxello::notation::parse_square;
+use oxello::engine::board::Color;
+use oxello::engine::game::Game;
+use oxello::engine::notation::parse_square;
 use std::process::Command;
 
 fn oxello() -> &'static str {
@@ -131,7 +131,7 @@ fn self_play_match_records_replay_and_colours_swap() {
         let transcript: String = game
             .moves()
             .iter()
-            .map(|&m| oxello::notation::square_name(m))
+            .map(|&m| oxello::engine::notation::square_name(m))
             .collect();
         assert!(
             transcript.starts_with(&openings[i / 2]),

@@ -1,7 +1,7 @@
 //! The bitboard move generator, flips and symmetries against plain per-square references.
 
-use oxello::board::{flips, legal_moves, Board, Squares};
-use oxello::symmetry::{canonical, transform, transform_board, transform_square};
+use oxello::engine::board::{flips, legal_moves, Board, Squares};
+use oxello::engine::symmetry::{canonical, transform, transform_board, transform_square};
 use proptest::prelude::*;
 
 mod common;

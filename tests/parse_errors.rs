@@ -1,8 +1,8 @@
 //! Malformed squares, boards, transcripts and obf lines give errors, never panics.
 
-use oxello::board::{Color, Position};
-use oxello::game::Game;
-use oxello::notation::*;
+use oxello::engine::board::{Color, Position};
+use oxello::engine::game::Game;
+use oxello::engine::notation::*;
 
 #[test]
 fn squares_parse_in_either_case_and_reject_junk() {

@@ -4,8 +4,8 @@
 mod common;
 use common::data;
 use common::oracle::Pos;
-use oxello::board::{Color, Position};
-use oxello::game::Game;
+use oxello::engine::board::{Color, Position};
+use oxello::engine::game::Game;
 
 fn edge_cases(kind: &str) -> Vec<Vec<String>> {
     data("rules_edge_cases.txt")
@@ -94,7 +94,7 @@ fn undo_restores_positions_across_implied_passes() {
     while game.undo().is_ok() {
         seen.push(*game.position());
     }
-    assert_eq!(*game.position(), oxello::board::Position::start());
+    assert_eq!(*game.position(), oxello::engine::board::Position::start());
     assert_eq!(seen.len(), 21);
 }
 

@@ -1,11 +1,11 @@
 //! The search thread: exact FFO endgame values, stopping, node limits, table size, analysis lines.
 
-use oxello::board::Board;
-use oxello::engine::{Engine, Event};
-use oxello::eval::DISC;
-use oxello::game::Game;
-use oxello::notation::{parse_obf, ObfEntry};
-use oxello::search::{node_limit_slack, Limits, NODE_LIMIT_SLACK};
+use oxello::engine::board::Board;
+use oxello::engine::eval::DISC;
+use oxello::engine::game::Game;
+use oxello::engine::notation::{parse_obf, ObfEntry};
+use oxello::engine::search::{node_limit_slack, Limits, NODE_LIMIT_SLACK};
+use oxello::play::thread::{Event, SearchThread};
 use std::time::{Duration, Instant};
 
 fn ffo(name: &str) -> Vec<ObfEntry> {
@@ -15,7 +15,7 @@ fn ffo(name: &str) -> Vec<ObfEntry> {
 }
 
 fn solve_all(name: &str, threads: usize) {
-    let engine = Engine::new(64);
+    let engine = SearchThread::new(64);
     for (i, e) in ffo(name).iter().enumerate() {
         engine.clear();
         let r = engine.search(
@@ -63,7 +63,7 @@ fn every_move_gets_its_exact_score_in_multi_line_mode_on_two_threads() {
 }
 
 fn multi_line_scores(threads: usize) {
-    let engine = Engine::new(32);
+    let engine = SearchThread::new(32);
     // #1-#5: every legal move is annotated with its exact score.
     for e in ffo("fforum-1-19.obf").iter().take(5) {
         let lines = e.scores.len();
@@ -87,7 +87,7 @@ fn multi_line_scores(threads: usize) {
 
 #[test]
 fn win_loss_draw_solve_gives_the_sign() {
-    let engine = Engine::new(16);
+    let engine = SearchThread::new(16);
     for e in ffo("fforum-1-19.obf").iter().take(10) {
         let r = engine.search(
             e.position.board,
@@ -108,7 +108,7 @@ fn midgame() -> Board {
 
 #[test]
 fn a_stopped_search_returns_a_legal_move_promptly() {
-    let engine = Engine::new(16);
+    let engine = SearchThread::new(16);
     let board = midgame();
     engine.start(board, Limits::default());
     std::thread::sleep(Duration::from_millis(300));
@@ -131,7 +131,7 @@ fn a_stopped_search_returns_a_legal_move_promptly() {
 
 #[test]
 fn time_spent_before_the_search_started_counts_against_its_limits() {
-    let engine = Engine::new(16);
+    let engine = SearchThread::new(16);
     let board = midgame();
     // The request came 2 s ago with 1 s to spend: the search (which alone would reach depth
     // 10 or more in 1 s) may finish one iteration for a move, and no more.
@@ -150,7 +150,7 @@ fn time_spent_before_the_search_started_counts_against_its_limits() {
 
 #[test]
 fn a_search_stopped_before_depth_1_still_has_a_legal_move() {
-    let engine = Engine::new(1);
+    let engine = SearchThread::new(1);
     let board = midgame();
     let r = engine.search(
         board,
@@ -164,7 +164,7 @@ fn a_search_stopped_before_depth_1_still_has_a_legal_move() {
 
 #[test]
 fn the_node_limit_is_respected() {
-    let engine = Engine::new(16);
+    let engine = SearchThread::new(16);
     for limit in [1_000, 50_000, 300_000] {
         engine.clear();
         let r = engine.search(
@@ -181,7 +181,7 @@ fn the_node_limit_is_respected() {
 
 #[test]
 fn the_node_limit_holds_on_two_threads_in_the_midgame_and_the_endgame() {
-    let engine = Engine::new(16);
+    let engine = SearchThread::new(16);
     // FFO #39 from the FFO 20-39 set: 24 empties.
     let endgame = ffo("fforum-20-39.obf")[19].position.board;
     for board in [midgame(), endgame] {
@@ -205,7 +205,7 @@ fn the_node_limit_holds_on_two_threads_in_the_midgame_and_the_endgame() {
 
 #[test]
 fn the_table_never_exceeds_its_size() {
-    let engine = Engine::new(8);
+    let engine = SearchThread::new(8);
     assert!(engine.table_bytes() <= 8 << 20);
     assert!(engine.table_bytes() >= 4 << 20);
     engine.search(
@@ -224,7 +224,7 @@ fn the_table_never_exceeds_its_size() {
 
 #[test]
 fn searches_are_deterministic_and_report_each_iteration() {
-    let engine = Engine::new(16);
+    let engine = SearchThread::new(16);
     let limits = Limits {
         depth: Some(7),
         ..Limits::default()
@@ -258,7 +258,7 @@ fn searches_are_deterministic_and_report_each_iteration() {
 
 #[test]
 fn a_position_without_moves_reports_no_move() {
-    let engine = Engine::new(1);
+    let engine = SearchThread::new(1);
     // Game over: the 9-move wipe-out, black's, with white to move.
     let over = Game::from_transcript("d3c3b3d2e1d6d7e3f4")
         .unwrap()
@@ -281,7 +281,7 @@ fn a_wipe_out_at_the_root_ends_the_search_of_the_other_moves() {
     // FFO #59 (34 empties) is won 64-0 by G8: once that is proven, no other root move can
     // do better, so the solve is small. Searching the other moves as well took over 200M nodes.
     let e = &ffo("fforum-40-59.obf")[19];
-    let engine = Engine::new(64);
+    let engine = SearchThread::new(64);
     let limits = Limits {
         nodes: Some(10_000_000),
         ..Limits::default()
@@ -297,7 +297,7 @@ fn a_fixed_depth_midgame_search_does_not_turn_into_a_solve() {
     // 13 plies at this many empties is a midgame search; the solver would not finish.
     let board = midgame();
     assert!(board.empty_count() > 26);
-    let engine = Engine::new(16);
+    let engine = SearchThread::new(16);
     let limits = Limits {
         depth: Some(13),
         nodes: Some(300_000_000),
@@ -310,7 +310,7 @@ fn a_fixed_depth_midgame_search_does_not_turn_into_a_solve() {
 
 #[test]
 fn two_threads_stopped_at_random_points_always_give_a_legal_move() {
-    let engine = Engine::new(16);
+    let engine = SearchThread::new(16);
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
     let games: Vec<Game> = [10, 500, 2000]
         .iter()
@@ -331,8 +331,11 @@ fn two_threads_stopped_at_random_points_always_give_a_legal_move() {
         // A position from any ply of three tournament games, midgame to endgame.
         let moves = games[i % 3].moves();
         let plies = (seed % moves.len() as u64) as usize;
-        let game =
-            oxello::game::Game::replay(oxello::board::Position::start(), &moves[..plies]).unwrap();
+        let game = oxello::engine::game::Game::replay(
+            oxello::engine::board::Position::start(),
+            &moves[..plies],
+        )
+        .unwrap();
         let board = game.position().board;
         engine.start(
             board,
@@ -367,8 +370,12 @@ fn holdout_positions(empties: usize, count: usize) -> Vec<Board> {
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| {
-            let moves = oxello::notation::parse_transcript(l.split_whitespace().nth(2)?).ok()?;
-            let game = Game::replay(oxello::board::Position::start(), moves.get(..60 - empties)?);
+            let moves =
+                oxello::engine::notation::parse_transcript(l.split_whitespace().nth(2)?).ok()?;
+            let game = Game::replay(
+                oxello::engine::board::Position::start(),
+                moves.get(..60 - empties)?,
+            );
             let board = game.ok()?.position().board;
             (board.moves() != 0).then_some(board)
         })
@@ -378,7 +385,7 @@ fn holdout_positions(empties: usize, count: usize) -> Vec<Board> {
 
 #[test]
 fn multi_probcut_halves_the_nodes_of_a_depth_9_search_and_stays_near_its_score() {
-    let engine = Engine::new(16);
+    let engine = SearchThread::new(16);
     let (mut full_nodes, mut cut_nodes, mut drift) = (0, 0, 0);
     let positions = holdout_positions(30, 24);
     assert_eq!(positions.len(), 24);

@@ -2,9 +2,9 @@
 //! labels against the games' own exact finish, reproducibility, deduplication, exclusion and
 //! appending; and `oxello accuracy` against errors worked out from the library.
 
-use oxello::board::{Board, Color, Position};
-use oxello::notation::parse_position;
-use oxello::symmetry::canonical;
+use oxello::engine::board::{Board, Color, Position};
+use oxello::engine::notation::parse_position;
+use oxello::engine::symmetry::canonical;
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -248,8 +248,8 @@ fn accuracy_measures_the_evaluation_against_the_exact_records() {
     let misses: Vec<f64> = at_8
         .iter()
         .map(|r| {
-            let centi = oxello::eval::evaluate(&r.position.board);
-            f64::from(centi) / f64::from(oxello::eval::DISC) - f64::from(r.score)
+            let centi = oxello::engine::eval::evaluate(&r.position.board);
+            f64::from(centi) / f64::from(oxello::engine::eval::DISC) - f64::from(r.score)
         })
         .collect();
     let n = misses.len() as f64;

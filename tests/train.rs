@@ -7,7 +7,7 @@
 mod common;
 use common::run as oxello;
 
-use oxello::eval::weights::{Weights, PHASES, WEIGHTS_PER_PHASE};
+use oxello::engine::eval::weights::{Weights, PHASES, WEIGHTS_PER_PHASE};
 use std::path::Path;
 use std::process::Output;
 

@@ -7,12 +7,12 @@
 //! endgame ones two small `.obf` files compiled in. The bench needs no file at run time and
 //! gives the same signature everywhere.
 
-use oxello::board::Board;
-use oxello::game::Game;
-use oxello::notation::parse_obf;
-use oxello::perft::{perft, PerftMode};
-use oxello::search::{search, Limits};
-use oxello::tt::TranspositionTable;
+use crate::engine::board::Board;
+use crate::engine::game::Game;
+use crate::engine::notation::parse_obf;
+use crate::engine::perft::{perft, PerftMode};
+use crate::engine::search::{search, Limits};
+use crate::engine::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 

@@ -1,6 +1,6 @@
 //! The offline tools built on the engine: the batch jobs behind the subcommands. They are
 //! modules of the binary, not of the library, so the compiler holds the direction: the tools
-//! call the engine (`oxello::…`), and no engine module can name a tool.
+//! call the engine (`crate::…`), and no engine module can name a tool.
 //!
 //! ```text
 //! main.rs ── cli (clap: the subcommands and their options)
@@ -14,8 +14,31 @@
 //!        the engine library `oxello`: board, eval, search, play, front ends
 //! ```
 
+/// Writes to stdout; when nobody reads it any more (a closed pipe, as with `| head`), the job
+/// has no one to report to and ends quietly instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout().lock();
+        if write!(stdout, $($arg)*).and_then(|_| stdout.flush()).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+/// [`out!`] with a newline.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        out!($($arg)*);
+        out!("\n");
+    }};
+}
+
+pub mod args;
 pub mod batch;
 pub mod bench;
+pub mod book;
 pub mod cli;
+pub mod fit_probcut;
 pub mod match_runner;
 pub mod training;

@@ -204,7 +204,11 @@ pub fn data(name: &str) -> String {
 
 /// A position reached by random legal play (passes taken when forced) from `start`,
 /// `plies` plies on (fewer if the game ends), driven by a seeded xorshift generator.
-pub fn random_walk(start: oxello::board::Board, seed: u64, plies: u32) -> oxello::board::Board {
+pub fn random_walk(
+    start: oxello::engine::board::Board,
+    seed: u64,
+    plies: u32,
+) -> oxello::engine::board::Board {
     let mut rng = seed | 1;
     let mut b = start;
     for _ in 0..plies {
@@ -220,7 +224,7 @@ pub fn random_walk(start: oxello::board::Board, seed: u64, plies: u32) -> oxello
         rng ^= rng >> 7;
         rng ^= rng << 17;
         let pick = (rng % u64::from(moves.count_ones())) as usize;
-        let sq = oxello::board::Squares(moves).nth(pick).unwrap();
+        let sq = oxello::engine::board::Squares(moves).nth(pick).unwrap();
         b = b.play(sq).unwrap();
     }
     b

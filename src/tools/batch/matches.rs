@@ -1,14 +1,16 @@
 //! `oxello match`: its options, turned into the match runner's configuration, and the run.
 
-use crate::tools::cli::{threads_or_cores, MatchArgs};
+use crate::base::datafile::write_atomically;
+use crate::play::clock::MAX_SECONDS;
+use crate::tools::args::threads_or_cores;
 use crate::tools::match_runner::config::{ClockSpec, EngineSpec, MatchConfig};
 use crate::tools::match_runner::openings::{load_openings, random_openings, Opening};
 use crate::tools::match_runner::scheduler::run_match as run_match_games;
 use crate::tools::match_runner::seat::check_engines;
 use crate::tools::match_runner::stats::Sprt;
 use crate::tools::match_runner::{record, summary};
-use oxello::datafile::write_atomically;
-use oxello::timeman::MAX_SECONDS;
+use clap::Args;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -233,4 +235,53 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
         out!("{}", summary::text(&report, names));
     }
     ExitCode::SUCCESS
+}
+
+#[derive(Args)]
+pub struct MatchArgs {
+    /// An engine's command line (give two), e.g. "/usr/games/gtp-rhino -l 3".
+    #[arg(long = "engine", required = true, num_args = 1)]
+    pub engines: Vec<String>,
+    /// Names for the two engines (default: the program names).
+    #[arg(long = "name")]
+    pub names: Vec<String>,
+    /// Openings, one transcript per line (e.g. the XOT list); random openings without it.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Shuffle the openings with this seed (also seeds random openings).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Plies of a random opening.
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: usize,
+    /// Number of games.
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Seconds per move; once for both engines or once per engine (0: no clock, for an
+    /// engine that plays by level).
+    #[arg(long, conflicts_with = "time_control")]
+    pub time_per_move: Vec<f64>,
+    /// Main time plus increment per move, "M+I" in seconds, or "none" for an engine without
+    /// a clock (it is sent no time commands); once, or once per engine: "--time-control 5+0
+    /// --time-control none" clocks the first engine only.
+    #[arg(long)]
+    pub time_control: Vec<String>,
+    /// Seconds to wait for a move from an engine without a clock before it loses.
+    #[arg(long, default_value_t = 600.0)]
+    pub move_timeout: f64,
+    /// Seconds of lateness forgiven beyond the clock.
+    #[arg(long, default_value_t = 0.5)]
+    pub grace: f64,
+    /// Stop early by SPRT: elo0 elo1 alpha beta.
+    #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"])]
+    pub sprt: Option<Vec<f64>>,
+    /// Write every game as a GGF record to this file.
+    #[arg(long)]
+    pub ggf_out: Option<PathBuf>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
 }

@@ -2,40 +2,21 @@
 //! [`matches`]; training data and weights in [`training`]): each prints its report on stdout
 //! and returns the process's exit code.
 
-use super::cli::{hash_mib, threads_or_cores, AnalyzeArgs, Mode, PerftArgs, SolveArgs};
-use oxello::board::Board;
-use oxello::eval::DISC;
-use oxello::notation::{parse_obf, parse_position, ObfEntry};
-use oxello::perft::{perft_parallel, PerftMode};
-use oxello::report::{best_line, info_lines, vertex_name};
-use oxello::search::{search, Limits};
-use oxello::timeman::{solvable_empties, DEFAULT_ANALYSIS_SECONDS, MAX_SECONDS};
-use oxello::tt::TranspositionTable;
+use super::args::{hash_mib, threads_or_cores};
+use crate::engine::board::Board;
+use crate::engine::eval::DISC;
+use crate::engine::notation::{parse_obf, parse_position, ObfEntry};
+use crate::engine::perft::{perft_parallel, PerftMode};
+use crate::engine::search::{search, Limits};
+use crate::engine::tt::TranspositionTable;
+use crate::play::clock::{solvable_empties, DEFAULT_ANALYSIS_SECONDS, MAX_SECONDS};
+use crate::play::report::{best_line, info_lines, vertex_name};
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// Writes to stdout; when nobody reads it any more (a closed pipe, as with `| head`), the job
-/// has no one to report to and ends quietly instead of panicking.
-macro_rules! out {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let mut stdout = std::io::stdout().lock();
-        if write!(stdout, $($arg)*).and_then(|_| stdout.flush()).is_err() {
-            std::process::exit(0);
-        }
-    }};
-}
-
-/// [`out!`] with a newline.
-macro_rules! outln {
-    ($($arg:tt)*) => {{
-        out!($($arg)*);
-        out!("\n");
-    }};
-}
-
-pub mod book;
 pub mod matches;
 pub mod training;
 
@@ -202,4 +183,65 @@ pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
     });
     out!("{}", best_line(&report));
     ExitCode::SUCCESS
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+pub enum Mode {
+    /// A pass is a ply; a finished game stays one leaf at greater depths (the published table).
+    A,
+    /// A pass costs no depth.
+    C,
+}
+
+#[derive(Args)]
+pub struct PerftArgs {
+    /// Plies to count, 1-14 (up to 60 with --force).
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: u32,
+    /// How passes count: a (a pass is a ply, the published convention) or c.
+    #[arg(long, value_enum, default_value = "a")]
+    pub mode: Mode,
+    /// Threads to split the root moves over.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: u64,
+    /// Allow depths beyond 14.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Args)]
+pub struct SolveArgs {
+    /// An Edax .obf file: one position per line, optionally with `move:score` fields.
+    pub file: PathBuf,
+    /// Only win/draw/loss.
+    #[arg(long)]
+    pub wld: bool,
+    /// Transposition table size in MiB (1-4096).
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Threads per search, 1-256 (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: Option<u64>,
+}
+
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    /// The position: 64 squares a1..h8 (X black, O white, - empty) and the side to move.
+    #[arg(allow_hyphen_values = true)]
+    pub position: String,
+    /// Deepest midgame iteration, 1-60 (the endgame is solved exactly when it can be).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: Option<u32>,
+    /// Seconds to think (default 10 when no --depth is given).
+    #[arg(long)]
+    pub time: Option<f64>,
+    /// Best lines to show, 1-32.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=32))]
+    pub lines: u64,
+    /// Transposition table size in MiB (1-4096).
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Threads per search, 1-256 (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: Option<u64>,
 }

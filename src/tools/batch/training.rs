@@ -1,20 +1,20 @@
 //! `oxello selfplay`, `oxello data`, `oxello train` and `oxello accuracy`: the evaluation's
 //! data, weights and measurement.
 
-use crate::tools::cli::{
-    hash_mib, threads_or_cores, AccuracyArgs, DataArgs, DataCommand, SelfplayArgs, TrainArgs,
-};
+use crate::base::datafile::write_atomically;
+use crate::engine::board::Board;
+use crate::engine::eval::evaluate;
+use crate::engine::eval::weights::{Weights, PHASE_WIDTH};
+use crate::engine::eval::DISC;
+use crate::engine::game::Game;
+use crate::engine::tt::TranspositionTable;
+use crate::tools::args::{hash_mib, parse_shard, threads_or_cores};
 use crate::tools::training::merge::merge;
 use crate::tools::training::record::{is_binary_path, read_file, write_file, Label, Record};
 use crate::tools::training::{fit, relabel, selfplay};
-use oxello::board::Board;
-use oxello::datafile::write_atomically;
-use oxello::eval::evaluate;
-use oxello::eval::weights::{Weights, PHASE_WIDTH};
-use oxello::eval::DISC;
-use oxello::game::Game;
-use oxello::tt::TranspositionTable;
+use clap::{Args, Subcommand};
 use std::collections::HashSet;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -67,7 +67,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> ExitCode {
 }
 
 /// The generation `args` ask for, checked.
-fn selfplay_config(args: &SelfplayArgs) -> Result<selfplay::Config, String> {
+fn selfplay_config(args: &SelfplayArgs) -> Result<selfplay::SelfplayConfig, String> {
     if args.drop_random && args.games_file.is_some() {
         return Err("--drop-random applies to self-play, not to the games of --games-file".into());
     }
@@ -81,7 +81,7 @@ fn selfplay_config(args: &SelfplayArgs) -> Result<selfplay::Config, String> {
         Some(path) => selfplay::Source::Games(read_games_file(path)?),
         None => selfplay::Source::SelfPlay,
     };
-    Ok(selfplay::Config {
+    Ok(selfplay::SelfplayConfig {
         source,
         start: args.start,
         games: args.games,
@@ -145,7 +145,7 @@ pub fn run_data(args: &DataArgs) -> ExitCode {
             exact,
             threads,
         } => parse_range("--empties", empties).and_then(|(low, high)| {
-            let config = relabel::Config {
+            let config = relabel::RelabelConfig {
                 empties: low..=high,
                 by: if *exact {
                     relabel::By::Solver
@@ -198,7 +198,7 @@ fn convert_file(input: &std::path::Path, output: &std::path::Path) -> Result<Str
 fn relabel_file(
     input: &std::path::Path,
     output: &std::path::Path,
-    config: &relabel::Config,
+    config: &relabel::RelabelConfig,
 ) -> Result<String, String> {
     let mut records = read_file(input)?;
     let started = Instant::now();
@@ -361,4 +361,163 @@ pub fn run_accuracy(args: &AccuracyArgs) -> ExitCode {
         100.0 * winner as f64 / count as f64
     );
     ExitCode::SUCCESS
+}
+
+#[derive(Args)]
+pub struct TrainArgs {
+    /// Training record files (from `oxello selfplay`, binary or text); give several to use
+    /// them all.
+    #[arg(long = "data", required = true, num_args = 1)]
+    pub data: Vec<PathBuf>,
+    /// Write the weights here.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Leave out every position of the games in this file (a held-out test set).
+    #[arg(long)]
+    pub exclude: Option<PathBuf>,
+    /// Passes over the data per phase.
+    #[arg(long, default_value_t = 300)]
+    pub epochs: usize,
+    /// Adam's step in discs (it decays to a tenth).
+    #[arg(long, default_value_t = 0.1)]
+    pub learning_rate: f64,
+    /// L2 penalty on the weights.
+    #[arg(long, default_value_t = 3e-4)]
+    pub l2: f64,
+    /// Weight of a `played` record against an `exact` one (1).
+    #[arg(long, default_value_t = 0.3)]
+    pub played_weight: f64,
+    /// Weight of a `searched` (backed-up) record against an `exact` one (1).
+    #[arg(long, default_value_t = 1.0)]
+    pub searched_weight: f64,
+    /// Samples per Adam step, in an order shuffled every pass; 0 for every sample of the
+    /// phase at once (full batch).
+    #[arg(long, default_value_t = 0)]
+    pub batch: usize,
+    /// Threads, each fitting whole phases (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: Option<u64>,
+}
+
+#[derive(Args)]
+pub struct AccuracyArgs {
+    /// A record file (from `oxello selfplay`, binary or text); its `exact` records at
+    /// --empties are used.
+    pub file: PathBuf,
+    /// Use the positions with this many empties.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=60))]
+    pub empties: u32,
+    /// Search depth, 0 for the static evaluation.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=30))]
+    pub depth: u32,
+}
+
+#[derive(Args)]
+pub struct SelfplayArgs {
+    /// Add the records to this file (created if missing; positions already in it are not
+    /// written again). A name ending in .bin is written in binary, whole, sorted and merged
+    /// as `oxello data merge` does, at the end of the run; any other is text, appended to
+    /// after every game.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Label the games of this file (one transcript per line, as the WTHOR and Egaroucid
+    /// lists) instead of playing new ones.
+    #[arg(long)]
+    pub games_file: Option<PathBuf>,
+    /// Games to play, or at most this many games of the file.
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// Index of the first game (extend a self-play run with the same seed, or skip a file's
+    /// first games).
+    #[arg(long, default_value_t = 0)]
+    pub start: usize,
+    /// Play only shard K of N (0-based, `K/N`): the games whose index from --start is K
+    /// modulo N, each the same as in a run without shards. `oxello data merge` joins the
+    /// shards' binary files into the one such a run writes.
+    #[arg(long, value_parser = parse_shard, default_value = "0/1")]
+    pub shard: (u32, u32),
+    /// Leave out every position of the games in this file (a held-out test set).
+    #[arg(long)]
+    pub exclude: Option<PathBuf>,
+    /// Positions with at most this many empties get the solver's exact score, 0-30.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
+    pub exact_empties: u32,
+    /// Random moves that open a self-play game: "LOW-HIGH", each game draws a count.
+    #[arg(long, default_value = "8-20")]
+    pub random_plies: String,
+    /// Depth of the searches that choose the later self-play moves, 1-20.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub noise_depth: u32,
+    /// Softmax temperature of that choice, in discs (0: always the best move).
+    #[arg(long, default_value_t = 2.0)]
+    pub temperature: f64,
+    /// From this many empties on, self-play takes the search's best move, without noise.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=60))]
+    pub greedy_empties: u32,
+    /// Leave the positions where a random opening move was played out of the data (self-play
+    /// only).
+    #[arg(long)]
+    pub drop_random: bool,
+    /// Seed of the self-play games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads, 1-256 (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: Option<u64>,
+    /// Each worker's transposition table in MiB (1-4096).
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+}
+
+#[derive(Args)]
+pub struct DataArgs {
+    #[command(subcommand)]
+    pub command: DataCommand,
+}
+
+/// The record-file jobs. A file name ending in .bin is written in binary, any other in text;
+/// either format is read.
+#[derive(Subcommand)]
+pub enum DataCommand {
+    /// Join record files into OUT: one record per position under the 8 symmetries (exact
+    /// beats searched beats played, then the game of lower index), sorted, so that the order
+    /// of the inputs does not matter.
+    Merge {
+        /// The merged file, written whole (it may be one of the inputs).
+        out: PathBuf,
+        /// Record files, binary or text.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
+    /// Write the records of INPUT to OUTPUT, in the same order, in the format OUTPUT's name
+    /// asks for (such as a binary file to text, to read it).
+    Convert {
+        /// A record file, binary or text.
+        input: PathBuf,
+        /// Where to write, whole.
+        output: PathBuf,
+    },
+    /// Write the records of INPUT to OUTPUT, in the same order, each `played` or `searched`
+    /// one with --empties given the value of a --depth search by the evaluation (a backed-up
+    /// `searched` label, in whole discs), or with --exact the solver's score (an `exact`
+    /// label); the others unchanged. Run backed-up labels phase by phase from the end,
+    /// training between, as the README shows.
+    Relabel {
+        /// A record file, binary or text.
+        input: PathBuf,
+        /// Where to write, whole (it may be INPUT).
+        output: PathBuf,
+        /// The empties of the records to relabel: "LOW-HIGH".
+        #[arg(long)]
+        empties: String,
+        /// Depth of the searches, 1-20.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
+        depth: u32,
+        /// Solve the records exactly instead of searching them.
+        #[arg(long, conflicts_with = "depth")]
+        exact: bool,
+        /// Threads (default: every core); the labels are the same whatever their number.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: Option<u64>,
+    },
 }

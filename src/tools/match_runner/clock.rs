@@ -2,7 +2,7 @@
 //! `time_settings` and `time_left`), how long its next move may take, and what it used.
 
 use super::config::ClockSpec;
-use oxello::board::Color;
+use crate::engine::board::Color;
 use std::time::Duration;
 
 pub struct SideClock {

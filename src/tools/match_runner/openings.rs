@@ -1,10 +1,10 @@
 //! The openings a match plays from: read from a file, each checked by replaying it (so that a
 //! bad line is an error of the match's set-up, reported before any game), or drawn at random.
 
-use oxello::board::{Color, Position, Squares};
-use oxello::game::{Game, Move};
-use oxello::notation::parse_transcript;
-use oxello::rng::{shuffle, Rng};
+use crate::base::rng::{shuffle, Rng};
+use crate::engine::board::{Color, Position, Squares};
+use crate::engine::game::{Game, Move};
+use crate::engine::notation::parse_transcript;
 
 /// An opening known to be legal: the game its moves lead to.
 #[derive(Clone, Debug)]

@@ -2,8 +2,8 @@
 //! forfeit and times), and the report of a whole match.
 
 use super::stats::{SprtVerdict, Tally};
-use oxello::board::Color;
-use oxello::game::Move;
+use crate::engine::board::Color;
+use crate::engine::game::Move;
 
 /// Why an engine lost a game before its end.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,8 +122,8 @@ pub struct MatchReport {
 mod tests {
     use super::super::openings::Opening;
     use super::GameResult;
-    use oxello::game::{Game, Move};
-    use oxello::notation::parse_transcript;
+    use crate::engine::game::{Game, Move};
+    use crate::engine::notation::parse_transcript;
 
     const WTHOR: &str = include_str!("../../../tests/data/wthor_2024_2025_transcripts.txt");
 

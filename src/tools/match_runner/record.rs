@@ -1,9 +1,9 @@
 //! Game records in GGF, the Generic Game Format of the Othello servers.
 
 use super::outcome::{Forfeit, GameResult};
-use oxello::board::Color;
-use oxello::game::Move;
-use oxello::notation::square_name;
+use crate::engine::board::Color;
+use crate::engine::game::Move;
+use crate::engine::notation::square_name;
 
 /// The start position as a GGF board: 8, 64 squares a1..h8 (`*` black, `O` white), side.
 const START_BOARD: &str = "8 ---------------------------O*------*O--------------------------- *";

@@ -8,9 +8,9 @@ use super::config::MatchConfig;
 use super::openings::Opening;
 use super::outcome::{Forfeit, GameResult};
 use super::seat::{Seat, COMMAND_PATIENCE};
-use oxello::board::Color;
-use oxello::game::Game;
-use oxello::notation::{parse_square, square_name};
+use crate::engine::board::Color;
+use crate::engine::game::Game;
+use crate::engine::notation::{parse_square, square_name};
 use std::time::{Duration, Instant};
 
 /// A failure to play on: which engine (0 or 1) forfeits, and why.

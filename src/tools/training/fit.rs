@@ -12,10 +12,10 @@
 //! the same weights, whatever the threads.
 
 use super::record::{Label, Record};
-use oxello::eval::patterns::{self, INSTANCES, OFFSETS, PHASE_WEIGHTS, SHAPES};
-use oxello::eval::weights::{BIAS, PHASES, PHASE_WIDTH, WEIGHTS_PER_PHASE};
-use oxello::eval::{scalar_features, DISC, SCALAR_FEATURES};
-use oxello::rng::shuffle;
+use crate::base::rng::shuffle;
+use crate::engine::eval::patterns::{self, INSTANCES, OFFSETS, PHASE_WEIGHTS, SHAPES};
+use crate::engine::eval::weights::{BIAS, PHASES, PHASE_WIDTH, WEIGHTS_PER_PHASE};
+use crate::engine::eval::{scalar_features, DISC, SCALAR_FEATURES};
 
 /// Empties borrowed from each neighbouring phase.
 const PHASE_OVERLAP: u32 = 2;
@@ -312,9 +312,9 @@ impl<'a> Adam<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::game::Game;
     use crate::tools::bench::MIDGAME_OPENINGS;
     use crate::tools::training::record::Label;
-    use oxello::game::Game;
 
     /// The bench's four tournament openings, cut at 18 and at 20 plies: eight positions of 42 and 40
     /// empties, all in phase 10.

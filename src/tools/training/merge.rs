@@ -8,7 +8,7 @@
 //! run thus merge into the file that the run alone writes.
 
 use super::record::{Label, Record};
-use oxello::board::Color;
+use crate::engine::board::Color;
 use std::collections::btree_map::{BTreeMap, Entry};
 
 /// What a merge kept.
@@ -57,8 +57,8 @@ pub fn merge(records: impl IntoIterator<Item = Record>) -> Merged {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oxello::game::Game;
-    use oxello::symmetry::transform_board;
+    use crate::engine::game::Game;
+    use crate::engine::symmetry::transform_board;
 
     fn record(transcript: &str, score: i32, label: Label, game: u32) -> Record {
         Record {

@@ -49,10 +49,10 @@
 //! [`RecordError`]. `oxello selfplay` and `oxello data merge` write binary files sorted by
 //! [`Record::key`], one record per key (see [`super::merge`]).
 
-use oxello::board::{Board, Color, Position};
-use oxello::datafile::{frame, write_atomically, Field, Frame, FrameError};
-use oxello::notation::{format_position, parse_position, ParseError};
-use oxello::symmetry::canonical;
+use crate::base::datafile::{frame, write_atomically, Field, Frame, FrameError};
+use crate::engine::board::{Board, Color, Position};
+use crate::engine::notation::{format_position, parse_position, ParseError};
+use crate::engine::symmetry::canonical;
 use std::fmt;
 use std::path::Path;
 
@@ -344,8 +344,8 @@ pub fn read_file(path: &Path) -> Result<Vec<Record>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oxello::datafile::checksum;
-    use oxello::game::Game;
+    use crate::base::datafile::checksum;
+    use crate::engine::game::Game;
 
     fn records() -> Vec<Record> {
         ["f5d6c3", "f5d6c3d3", "f5f6e6f4e3"]

@@ -9,10 +9,10 @@
 //! order or the number of threads.
 
 use super::record::{Label, Record};
-use oxello::board::Board;
-use oxello::eval::DISC;
-use oxello::search::{search, Limits};
-use oxello::tt::TranspositionTable;
+use crate::engine::board::Board;
+use crate::engine::eval::DISC;
+use crate::engine::search::{search, Limits};
+use crate::engine::tt::TranspositionTable;
 use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -54,7 +54,7 @@ impl By {
 
 /// What to relabel.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct RelabelConfig {
     /// The empties of the records to relabel; exact records are left as they are.
     pub empties: RangeInclusive<u32>,
     /// What gives the labels.
@@ -75,7 +75,7 @@ pub fn searched_score(tt: &TranspositionTable, board: &Board, depth: u32) -> i32
 }
 
 /// Whether `config` relabels `record`.
-fn chosen(record: &Record, config: &Config) -> bool {
+fn chosen(record: &Record, config: &RelabelConfig) -> bool {
     record.label != Label::Exact
         && config
             .empties
@@ -96,7 +96,7 @@ fn solved_score(tt: &TranspositionTable, board: &Board) -> i32 {
 
 /// Relabels the chosen records in place with searched scores, rounded to whole discs, or
 /// exact ones, on `config.threads` threads; returns how many it relabelled.
-pub fn relabel(records: &mut [Record], config: &Config) -> usize {
+pub fn relabel(records: &mut [Record], config: &RelabelConfig) -> usize {
     let label = config.by.label();
     let scores = new_scores(records, config);
     for &(i, score) in &scores {
@@ -107,7 +107,7 @@ pub fn relabel(records: &mut [Record], config: &Config) -> usize {
 }
 
 /// The index and new score, in whole discs, of every chosen record.
-fn new_scores(records: &[Record], config: &Config) -> Vec<(usize, i32)> {
+fn new_scores(records: &[Record], config: &RelabelConfig) -> Vec<(usize, i32)> {
     let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
         let workers: Vec<_> = (0..config.threads.max(1))
@@ -152,8 +152,8 @@ fn whole_discs(score: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::game::Game;
     use crate::tools::bench::MIDGAME_OPENINGS;
-    use oxello::game::Game;
 
     /// The positions along the bench's openings, three times over, `played` at 0, and one
     /// `exact` among them.
@@ -175,7 +175,7 @@ mod tests {
 
     #[test]
     fn labels_depend_on_the_position_alone() {
-        let config = |threads| Config {
+        let config = |threads| RelabelConfig {
             empties: 44..=58,
             by: By::Depth(3),
             threads,

@@ -17,12 +17,12 @@ use super::merge::merge;
 use super::record::{
     is_binary_path, key, parse_records, read_file, write_file, Label, Record, HEADER,
 };
+use crate::base::rng::Rng;
+use crate::engine::board::{Color, Position, Squares};
+use crate::engine::game::Game;
+use crate::engine::search::{search, Limits};
+use crate::engine::tt::TranspositionTable;
 use crossbeam_channel::unbounded;
-use oxello::board::{Color, Position, Squares};
-use oxello::game::Game;
-use oxello::rng::Rng;
-use oxello::search::{search, Limits};
-use oxello::tt::TranspositionTable;
 use std::collections::{BTreeMap, HashSet};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -40,7 +40,7 @@ pub enum Source {
 
 /// What to generate.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct SelfplayConfig {
     pub source: Source,
     /// The first game's index: a self-play game is a function of the seed and its index, and
     /// a file's games are taken from this one on.
@@ -116,7 +116,7 @@ pub fn game_positions(games: &[Game]) -> HashSet<(u64, u64)> {
 /// Positions already in `out` or in `excluded` are not written again. `progress` is called
 /// after every game.
 pub fn run(
-    config: &Config,
+    config: &SelfplayConfig,
     out: &Path,
     excluded: HashSet<(u64, u64)>,
     mut progress: impl FnMut(&Progress),
@@ -145,7 +145,7 @@ pub fn run(
 
 /// The indices of the games to play or label: those of the run's range that fall to its
 /// shard.
-fn game_indices(config: &Config) -> Vec<usize> {
+fn game_indices(config: &SelfplayConfig) -> Vec<usize> {
     let games = match &config.source {
         Source::SelfPlay => config.games,
         Source::Games(all) => all.len().saturating_sub(config.start).min(config.games),
@@ -160,7 +160,7 @@ fn game_indices(config: &Config) -> Vec<usize> {
 /// Plays or labels the games of `indices` on the configured threads, and hands each game's
 /// records to `write` in the order of `indices` (games finish out of order).
 fn for_each_game(
-    config: &Config,
+    config: &SelfplayConfig,
     indices: &[usize],
     mut write: impl FnMut(Vec<Record>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
@@ -279,13 +279,13 @@ fn open_for_append(path: &Path) -> std::io::Result<std::fs::File> {
 
 /// One worker thread: its table and the configuration.
 struct Worker<'a> {
-    config: &'a Config,
+    config: &'a SelfplayConfig,
     tt: TranspositionTable,
     stop: AtomicBool,
 }
 
 impl<'a> Worker<'a> {
-    fn new(config: &'a Config) -> Worker<'a> {
+    fn new(config: &'a SelfplayConfig) -> Worker<'a> {
         Worker {
             config,
             tt: TranspositionTable::new(config.hash_mib),
@@ -351,7 +351,7 @@ impl<'a> Worker<'a> {
         };
         let report = search(&self.tt, &self.stop, &pos.board, &limits, |_| {});
         let best = report.lines[0].score;
-        let temperature = temperature * f64::from(oxello::eval::DISC);
+        let temperature = temperature * f64::from(crate::engine::eval::DISC);
         let weights: Vec<f64> = report
             .lines
             .iter()
@@ -434,7 +434,7 @@ impl<'a> Worker<'a> {
     /// The exact score of `pos` for the side to move, in discs, and a best move.
     fn solve(&mut self, pos: &Position) -> (i32, Option<u32>) {
         let report = search(&self.tt, &self.stop, &pos.board, &Limits::default(), |_| {});
-        (report.score / oxello::eval::DISC, report.best_move())
+        (report.score / crate::engine::eval::DISC, report.best_move())
     }
 }
 

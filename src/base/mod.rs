@@ -1,0 +1,9 @@
+//! The leaves: what every layer may use and what uses nothing of the crate.
+//!
+//! - [`io`]: the engine's standard input and output, line by line, and the log.
+//! - [`datafile`]: the frame (magic, version, checksum) and atomic saves of the data files.
+//! - [`rng`]: a small deterministic generator.
+
+pub mod datafile;
+pub mod io;
+pub mod rng;

@@ -1,0 +1,120 @@
+//! The static evaluation: Edax's pattern set and six of Egaroucid's shapes ([`patterns`]),
+//! with weights trained on positions labelled by the exact solver (`oxello selfplay`,
+//! `oxello train`), one set per phase of the game ([`weights`]).
+//!
+//! Scores are in centi-discs (1/100 of the final disc differential) from the point of view of
+//! the side to move, so a midgame score and an exact endgame score read the same way.
+
+pub mod patterns;
+pub mod weights;
+
+use crate::engine::board::{legal_moves, neighbours, Board};
+use std::path::Path;
+use std::sync::OnceLock;
+use weights::{Weights, BIAS, PHASE_WIDTH};
+
+/// Centi-discs per disc of final score.
+pub const DISC: i32 = 100;
+
+/// The shipped weights (see [`weights`] for the format, README.md for how they are made).
+static EMBEDDED: &[u8] = include_bytes!("weights.bin");
+
+/// The weights every evaluation uses, chosen once by [`load`] or else the embedded ones.
+static ACTIVE: OnceLock<Weights> = OnceLock::new();
+
+/// Chooses the weights: the file at `path`, or the embedded ones, checked either way; returns
+/// their checksum. Call it before the first evaluation: the choice cannot change afterwards.
+pub fn load(path: Option<&Path>) -> Result<u64, String> {
+    let weights = match path {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => Weights::from_bytes(EMBEDDED).map_err(|e| format!("embedded weights: {e}"))?,
+    };
+    let checksum = weights.checksum();
+    match ACTIVE.set(weights) {
+        Ok(()) => Ok(checksum),
+        Err(_) if active().checksum() == checksum => Ok(checksum),
+        Err(_) => Err("the evaluation weights were already chosen".into()),
+    }
+}
+
+/// The id of the weights in use (their checksum), which books record as the evaluation that
+/// searched them.
+pub fn id() -> u64 {
+    active().checksum()
+}
+
+/// The weights in use; the embedded ones unless [`load`] chose others first.
+fn active() -> &'static Weights {
+    ACTIVE.get_or_init(|| {
+        // `load(None)` at start-up and a test check the embedded file, so this cannot fail.
+        Weights::from_bytes(EMBEDDED).expect("valid embedded weights")
+    })
+}
+
+/// Scalar features: mobility (legal moves) and potential mobility (empty squares next to the
+/// other side's discs), each the player's minus the opponent's, and parity (1 when the empties
+/// are odd: without passes the side to move then plays last).
+pub const SCALAR_FEATURES: usize = 3;
+
+/// The scalar features of `b`, in the order of their weights after the constant.
+#[inline]
+pub fn scalar_features(b: &Board) -> [i32; SCALAR_FEATURES] {
+    let (p, o, empty) = (b.player, b.opponent, b.empties());
+    let mobility = legal_moves(p, o).count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
+    let potential =
+        (neighbours(o) & empty).count_ones() as i32 - (neighbours(p) & empty).count_ones() as i32;
+    [mobility, potential, (empty.count_ones() & 1) as i32]
+}
+
+/// The static evaluation of `b` for the side to move, in centi-discs: the weights of the 70
+/// pattern instances, the side to move's constant and the weighted scalar features, for the
+/// phase of `b`'s empties.
+#[inline]
+pub fn evaluate(b: &Board) -> i32 {
+    weigh(b, patterns::indices(b).into_iter())
+}
+
+/// Evaluates the children of one board, carrying its pattern indices over each move
+/// ([`patterns::after_move`]) instead of reading each child's afresh: cheaper as soon as a
+/// node evaluates two children. The scores are [`evaluate`]'s.
+pub struct Children {
+    /// The parent's opponent's discs: the children's side to move, before the move.
+    opponent: u64,
+    /// The parent's indices read from its opponent's side: the children's side to move.
+    indices: patterns::Carried,
+}
+
+impl Children {
+    #[inline]
+    pub fn of(parent: &Board) -> Children {
+        Children {
+            opponent: parent.opponent,
+            indices: patterns::carried(&parent.pass()),
+        }
+    }
+
+    /// [`evaluate`] of `child`, the parent after its move on `sq`.
+    #[inline]
+    pub fn evaluate(&self, sq: u32, child: &Board) -> i32 {
+        // What the child's side to move lost to the move.
+        let flipped = child.player ^ self.opponent;
+        let lanes = patterns::after_move(&self.indices, sq, flipped);
+        weigh(child, patterns::offset_indices(&lanes))
+    }
+}
+
+/// The weights of `b`'s phase for its pattern `indices` and its scalar features, summed.
+#[inline(always)]
+fn weigh(b: &Board, indices: impl Iterator<Item = u32>) -> i32 {
+    let w = active().phase((b.empty_count() / PHASE_WIDTH) as usize);
+    let scalars = scalar_features(b)
+        .iter()
+        .zip(&w[BIAS + 1..])
+        .fold(i32::from(w[BIAS]), |acc, (&f, &wf)| acc + f * i32::from(wf));
+    let sum = indices.fold(scalars, |acc, i| acc + i32::from(w[i as usize]));
+    // Within the scores of a finished game: the search's bounds rely on it.
+    sum.clamp(-63 * DISC, 63 * DISC)
+}

@@ -1,0 +1,206 @@
+//! The midgame search: principal-variation and null-window nodes on the evaluation, with the
+//! table (but for nodes one ply from the leaves, which go without). Their moves go through the
+//! shared move loop as [`Midgame`] nodes. The null-window nodes of a midgame iteration try
+//! Multi-ProbCut first (see `probcut`).
+//!
+//! A midgame search never reaches the end of the game by depth, so it needs no exact solver:
+//! the root starts midgame iterations only shallower than the empties (and solves instead),
+//! the endgame asks for searches a few plies deep, and every move takes one ply and one empty
+//! away (a pass neither). A game that ends early, both sides passing, is scored as it ends.
+
+use super::endgame::levels::MIDGAME_PROBCUT_LEVEL;
+use super::movelist::MoveList;
+use super::node::{NodeKind, Searcher, INFINITY, MAX_SCORE};
+use super::probcut::{midgame_shallow_depth, MIDGAME_MARGIN, MIDGAME_MIN_DEPTH, MIDGAME_MODEL};
+use crate::engine::board::{flips, Board, Squares};
+use crate::engine::eval::{evaluate, Children, DISC};
+use crate::engine::tt::NO_MOVE;
+
+/// The shallowest midgame node whose moves are shared among threads.
+const SPLIT_DEPTH: i32 = 4;
+
+/// A midgame node of this depth, principal (open window) or not (null window): its children
+/// are searched a ply shallower.
+#[derive(Copy, Clone)]
+struct Midgame {
+    depth: i32,
+    pv: bool,
+}
+
+impl NodeKind for Midgame {
+    #[inline]
+    fn open(&self, s: &mut Searcher<'_>, child: &Board, alpha: i32, beta: i32) -> i32 {
+        if self.pv {
+            -s.pvs(child, self.depth - 1, -beta, -alpha)
+        } else {
+            -s.nws(child, self.depth - 1, -alpha - 1)
+        }
+    }
+
+    #[inline]
+    fn null(&self, s: &mut Searcher<'_>, child: &Board, alpha: i32) -> i32 {
+        -s.nws(child, self.depth - 1, -alpha - 1)
+    }
+
+    #[inline]
+    fn splits(&self, _: &Board) -> bool {
+        self.depth >= SPLIT_DEPTH
+    }
+}
+
+impl Searcher<'_> {
+    /// Principal-variation node of the midgame search (open window), `depth` below the empties.
+    pub(crate) fn pvs(&mut self, b: &Board, depth: i32, alpha: i32, beta: i32) -> i32 {
+        self.visit();
+        if self.stopped {
+            return 0;
+        }
+        debug_assert!(depth < b.empty_count() as i32, "midgame search at the end");
+        if depth <= 0 {
+            return evaluate(b);
+        }
+        if depth == 1 {
+            return self.search_1(b, alpha, beta);
+        }
+        let moves = b.moves();
+        if moves == 0 {
+            return self.pass_or_end(b, |s, p| -s.pvs(p, depth, -beta, -alpha));
+        }
+        let hash_move = self.tt.probe(b).map_or(NO_MOVE, |p| p.best);
+        let node = Midgame { depth, pv: true };
+        let Some((best, best_sq)) = self.midgame_moves(b, moves, hash_move, (alpha, beta), node)
+        else {
+            return 0;
+        };
+        self.tt.store(b, depth as u8, alpha, beta, best, best_sq);
+        best
+    }
+
+    /// Null-window node of the midgame search: is the score above `alpha`? `depth` is below
+    /// the empties.
+    pub(crate) fn nws(&mut self, b: &Board, depth: i32, alpha: i32) -> i32 {
+        self.visit();
+        if self.stopped {
+            return 0;
+        }
+        debug_assert!(depth < b.empty_count() as i32, "midgame search at the end");
+        if depth <= 0 {
+            return evaluate(b);
+        }
+        if depth == 1 {
+            return self.search_1(b, alpha, alpha + 1);
+        }
+        let moves = b.moves();
+        if moves == 0 {
+            return self.pass_or_end(b, |s, p| -s.nws(p, depth, -alpha - 1));
+        }
+        let mut hash_move = NO_MOVE;
+        if let Some(p) = self.tt.probe(b) {
+            if i32::from(p.depth) >= depth {
+                if p.lower > alpha {
+                    return p.lower;
+                }
+                if p.upper <= alpha {
+                    return p.upper;
+                }
+            }
+            hash_move = p.best;
+        }
+        if self.level == MIDGAME_PROBCUT_LEVEL && depth >= MIDGAME_MIN_DEPTH as i32 {
+            if let Some(bound) = self.multi_probcut(b, depth, alpha) {
+                return bound;
+            }
+        }
+        let node = Midgame { depth, pv: false };
+        let window = (alpha, alpha + 1);
+        let Some((best, best_sq)) = self.midgame_moves(b, moves, hash_move, window, node) else {
+            return 0;
+        };
+        self.tt
+            .store(b, depth as u8, alpha, alpha + 1, best, best_sq);
+        best
+    }
+
+    /// Multi-ProbCut: when a shallow search puts the score beyond the null window by the
+    /// margin, the node is taken to fail there without its full-depth search. The margin is
+    /// [`MIDGAME_MARGIN`] standard deviations of the shallow search's error.
+    fn multi_probcut(&mut self, b: &Board, depth: i32, alpha: i32) -> Option<i32> {
+        let shallow = midgame_shallow_depth(depth as u32);
+        let sigma = MIDGAME_MODEL.sigma(shallow, depth as u32, b.empty_count());
+        let margin = MIDGAME_MARGIN * sigma / 10;
+        let beta = alpha + 1;
+        let high = beta + margin;
+        if high < MAX_SCORE && self.nws(b, shallow as i32, high - 1) >= high {
+            return Some(beta);
+        }
+        let low = alpha - margin;
+        if low > -MAX_SCORE && self.nws(b, shallow as i32, low) <= low {
+            return Some(alpha);
+        }
+        None
+    }
+
+    /// A node one ply from the leaves: the best evaluation after a move, fail-soft on (alpha,
+    /// beta), moves in square order. No table and no move list: probing would cost more than
+    /// the leaves it saves. Each leaf counts as a node, as below a full node.
+    fn search_1(&mut self, b: &Board, alpha: i32, beta: i32) -> i32 {
+        let moves = b.moves();
+        if moves == 0 {
+            return self.pass_or_end(b, |s, p| -s.pvs(p, 1, -beta, -alpha));
+        }
+        let mut best = -INFINITY;
+        let children = Children::of(b);
+        for sq in Squares(moves) {
+            self.visit();
+            let child = b.apply(sq, flips(b.player, b.opponent, sq));
+            let score = -children.evaluate(sq, &child);
+            if score > best {
+                best = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// A node whose side to move cannot play: the game is over, or the turn passes at no depth.
+    #[inline]
+    fn pass_or_end(
+        &mut self,
+        b: &Board,
+        search_passed: impl FnOnce(&mut Self, &Board) -> i32,
+    ) -> i32 {
+        let passed = b.pass();
+        if passed.moves() == 0 {
+            b.final_score() * DISC
+        } else {
+            search_passed(self, &passed)
+        }
+    }
+
+    /// The moves of a midgame node of depth 2 or more (shallower ones have no list), the hash
+    /// move first (see [`Self::search_moves`]), the others sorted by the evaluation after the
+    /// move: a one-ply search, each child counted as a node.
+    fn midgame_moves(
+        &mut self,
+        b: &Board,
+        moves: u64,
+        hash_move: u8,
+        window: (i32, i32),
+        node: Midgame,
+    ) -> Option<(i32, u8)> {
+        let mut list = MoveList::unkeyed(b, moves);
+        let order = |s: &mut Self, list: &mut MoveList| {
+            s.count_scored(list);
+            // Children of 2 plies or more probe the table: start their buckets' loads now,
+            // while the evaluations below keep the processor busy.
+            if node.depth > 2 {
+                Self::prefetch_children(s.tt.whole(), b, list);
+            }
+            let children = Children::of(b);
+            list.key(b, |sq, child| -children.evaluate(sq, child));
+        };
+        self.search_moves(b, &mut list, hash_move, window, node, order)
+    }
+}

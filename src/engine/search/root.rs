@@ -1,0 +1,378 @@
+//! The root of a search: iterative deepening with aspiration windows, multi-line analysis,
+//! the final exact solve by windows that each hold one even score, and the reports. Each
+//! iteration is either a midgame search or an endgame solve: this is the one place where the
+//! search hands over from the midgame to the endgame.
+
+use super::endgame::levels::{endgame_levels, midgame_level, EXACT_LEVEL};
+use super::limits::{Limits, Line, Report};
+use super::node::{Searcher, INFINITY, MAX_SCORE};
+use crate::engine::board::{flips, Board, Squares};
+use crate::engine::eval::{evaluate, DISC};
+use std::time::{Duration, Instant};
+
+/// A midgame iteration this deep orders the root of an endgame solve as well as deeper ones
+/// would; the endgame's selective passes do the rest.
+const ENDGAME_ORDER_DEPTH: u32 = 12;
+
+/// The most empties for which a solve starts after that depth: FFO #59's 34 take a second
+/// here, while bigger positions are better served by deeper midgame iterations first.
+const EARLY_SOLVE_EMPTIES: u32 = 34;
+
+/// A root move and its score in the last search of it.
+#[derive(Copy, Clone)]
+struct RootMove {
+    sq: u32,
+    score: i32,
+}
+
+/// The root's moves, best-ordered first, and a move proven better than the previous best in
+/// the iteration under way, kept in case the iteration is stopped before it ends.
+struct RootMoves {
+    moves: Vec<RootMove>,
+    improvement: Option<RootMove>,
+}
+
+/// The most empties a search that has finished `depth` midgame plies solves exactly next
+/// (Edax's levels: twice the depth), as a fixed depth does.
+pub fn solved_from(depth: u32) -> u32 {
+    2 * depth
+}
+
+/// Whether a search that has finished `depth` midgame plies solves a position of `empties`
+/// exactly next (see [`solved_from`]).
+pub fn solves_after(depth: u32, empties: u32) -> bool {
+    empties <= solved_from(depth)
+}
+
+impl Searcher<'_> {
+    /// Iterative deepening from `board`, calling `progress` after every finished iteration.
+    pub(crate) fn run(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        mut progress: impl FnMut(&Report),
+    ) -> Report {
+        let start = Instant::now();
+        self.stopped = false;
+
+        let mut root = RootMoves {
+            moves: self.ordered_root_moves(board),
+            improvement: None,
+        };
+        let empties = board.empty_count();
+        // Before the first iteration ends, the best-ordered move is the answer.
+        let mut report = Report {
+            depth: 0,
+            exact: false,
+            wld: false,
+            lines: root
+                .moves
+                .iter()
+                .take(1)
+                .map(|m| Line {
+                    pv: vec![m.sq],
+                    score: 0,
+                })
+                .collect(),
+            score: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        };
+        if root.moves.is_empty() {
+            return self.report_without_moves(board, limits, start);
+        }
+        let lines = limits.lines.clamp(1, root.moves.len());
+        let max_depth = limits.depth.unwrap_or(u32::MAX).max(1);
+        // The deepest midgame iteration finished; an exact solve follows once the empties are
+        // at most twice that depth, or that depth orders the endgame's first moves well enough
+        // (or the next iteration would reach the end anyway).
+        let mut completed = 0;
+        // Midgame iterations cut by Multi-ProbCut, or not; the final solve (always the last
+        // iteration) sets its own levels.
+        self.level = midgame_level(limits.probcut);
+        loop {
+            let solvable = limits.exact_empties.is_none_or(|e| empties <= e);
+            // Without a fixed depth, a solve small enough to finish here starts once the
+            // midgame has ordered its first moves.
+            let early = limits.depth.is_none()
+                && completed >= ENDGAME_ORDER_DEPTH
+                && empties <= EARLY_SOLVE_EMPTIES;
+            let ordered = solves_after(completed, empties) || early;
+            let exact = completed + 1 >= empties || (ordered && solvable);
+            if !exact && completed >= max_depth {
+                break;
+            }
+            root.improvement = None;
+            let score = if exact {
+                self.root_endgame(board, &mut root, lines, limits.wld, report.score)
+            } else {
+                let depth = completed as i32 + 1;
+                // The first iterations' scores swing too much to aim a window with.
+                let guess = (depth > 2).then_some(report.score);
+                self.root_aspiration(board, &mut root, lines, guess, |s, b, a, be| {
+                    s.pvs(b, depth - 1, a, be)
+                })
+            };
+            if self.stopped {
+                // A move that beat the old best in the unfinished iteration is the better bet.
+                if let Some(m) = root.improvement.filter(|_| report.depth > 0) {
+                    report.lines = vec![self.line(board, &m)];
+                    report.score = m.score;
+                }
+                break;
+            }
+            report = Report {
+                depth: if exact { empties } else { completed + 1 },
+                exact,
+                wld: exact && limits.wld,
+                lines: root.moves[..lines]
+                    .iter()
+                    .map(|m| self.line(board, m))
+                    .collect(),
+                score,
+                nodes: self.total_nodes(),
+                elapsed: start.elapsed(),
+            };
+            progress(&report);
+            if exact || self.past_soft_deadline() {
+                break;
+            }
+            completed += 1;
+        }
+        self.flush();
+        report.nodes = self.total_nodes();
+        report.elapsed = start.elapsed();
+        report
+    }
+
+    /// The side to move has no move: report the game's end or the value after its pass.
+    fn report_without_moves(&mut self, board: &Board, limits: &Limits, start: Instant) -> Report {
+        let passed = board.pass();
+        let inner = if passed.moves() == 0 {
+            Report {
+                depth: 0,
+                exact: true,
+                wld: false,
+                lines: Vec::new(),
+                score: passed.final_score() * DISC,
+                nodes: 0,
+                elapsed: Duration::ZERO,
+            }
+        } else {
+            self.run(&passed, limits, |_| {})
+        };
+        Report {
+            lines: Vec::new(),
+            score: -inner.score,
+            nodes: self.total_nodes(),
+            elapsed: start.elapsed(),
+            ..inner
+        }
+    }
+
+    /// The root moves ordered by the evaluation of the position after each, best first.
+    fn ordered_root_moves(&self, board: &Board) -> Vec<RootMove> {
+        let mut moves: Vec<RootMove> = Squares(board.moves())
+            .map(|sq| {
+                let child = board.apply(sq, flips(board.player, board.opponent, sq));
+                RootMove {
+                    sq,
+                    score: -evaluate(&child),
+                }
+            })
+            .collect();
+        moves.sort_by_key(|m| -m.score);
+        moves
+    }
+
+    /// The principal variation of a root move, read from the table.
+    fn line(&self, board: &Board, m: &RootMove) -> Line {
+        let mut pv = vec![m.sq];
+        let mut b = board.apply(m.sq, flips(board.player, board.opponent, m.sq));
+        while pv.len() < 64 {
+            if b.moves() == 0 {
+                if b.opponent_moves() == 0 {
+                    break;
+                }
+                b = b.pass();
+            }
+            let Some(best) = self.tt.probe(&b).map(|p| u32::from(p.best)) else {
+                break;
+            };
+            let Some(next) = b.play(best) else { break };
+            pv.push(best);
+            b = next;
+        }
+        Line { pv, score: m.score }
+    }
+
+    /// One iteration with an aspiration window around `guess` (a full window without one, or
+    /// when several lines are wanted), widened until the score falls inside.
+    fn root_aspiration(
+        &mut self,
+        board: &Board,
+        root: &mut RootMoves,
+        lines: usize,
+        guess: Option<i32>,
+        mut child: impl FnMut(&mut Self, &Board, i32, i32) -> i32,
+    ) -> i32 {
+        let Some(guess) = guess.filter(|_| lines == 1) else {
+            return self.root_search(board, root, lines, -MAX_SCORE, MAX_SCORE, child);
+        };
+        let mut delta = DISC;
+        let (mut alpha, mut beta) = (
+            (guess - delta).max(-MAX_SCORE),
+            (guess + delta).min(MAX_SCORE),
+        );
+        loop {
+            let score = self.root_search(board, root, lines, alpha, beta, &mut child);
+            log::debug!(
+                "aspiration ({alpha}, {beta}): {score}, {} nodes",
+                self.nodes
+            );
+            // A bound at the end of the score range is as good as exact.
+            let failed_low = score <= alpha && alpha > -MAX_SCORE;
+            let failed_high = score >= beta && beta < MAX_SCORE;
+            if self.stopped || !(failed_low || failed_high) {
+                return score;
+            }
+            delta *= 3;
+            if failed_low {
+                alpha = (score - delta).max(-MAX_SCORE);
+            } else {
+                beta = (score + delta).min(MAX_SCORE);
+            }
+        }
+    }
+
+    /// The exact score of the root by windows that each hold one even disc score: final
+    /// scores are even (the empties go to the winner), so (s - 1, s + 1) either proves s or
+    /// fails with a bound that aims the next window. Each search is as cheap as a null-window
+    /// one, where a wider window would search every line inside it as a principal one.
+    fn root_even_probes(
+        &mut self,
+        board: &Board,
+        root: &mut RootMoves,
+        guess: i32,
+        mut child: impl FnMut(&mut Self, &Board, i32, i32) -> i32,
+    ) -> i32 {
+        // The even disc score nearest the guess, and the bounds proven so far.
+        let mut target = 2 * (guess as f64 / (2 * DISC) as f64).round() as i32;
+        let (mut low, mut high) = (-64, 64);
+        loop {
+            target = target.clamp(low, high);
+            let (alpha, beta) = ((target - 1) * DISC, ((target + 1) * DISC).min(MAX_SCORE));
+            let score = self.root_search(board, root, 1, alpha, beta, &mut child);
+            log::debug!("probe {target}: {score}, {} nodes", self.nodes);
+            if self.stopped || (alpha < score && score < beta) {
+                return score;
+            }
+            // A fail-soft bound beyond the window is where the next one goes. Selective
+            // searches may contradict themselves: once the bounds meet, the last score stands.
+            let found = score.div_euclid(DISC);
+            if score >= beta {
+                low = found.max(target + 1);
+                target = low + low.rem_euclid(2);
+            } else {
+                high = found.min(target - 1);
+                target = high - high.rem_euclid(2);
+            }
+            if low >= high {
+                return score;
+            }
+        }
+    }
+
+    /// Searches every root move, the first `lines` with an open window and the rest with a null
+    /// window against the worst of the lines kept, then sorts them. `child` searches the
+    /// position after a root move with a window, from that position's side.
+    fn root_search(
+        &mut self,
+        board: &Board,
+        root: &mut RootMoves,
+        lines: usize,
+        alpha: i32,
+        beta: i32,
+        mut child: impl FnMut(&mut Self, &Board, i32, i32) -> i32,
+    ) -> i32 {
+        let mut kept: Vec<i32> = Vec::with_capacity(lines);
+        let mut cut = false;
+        for (i, m) in root.moves.iter_mut().enumerate() {
+            if cut {
+                // Not searched after a fail-high: below every searched move.
+                m.score = -INFINITY;
+                continue;
+            }
+            let next = board.apply(m.sq, flips(board.player, board.opponent, m.sq));
+            // The worst score among the lines kept so far is what a new move has to beat.
+            let floor = if kept.len() < lines {
+                alpha
+            } else {
+                alpha.max(kept[lines - 1])
+            };
+            let score = if i < lines {
+                -child(self, &next, -beta, -floor)
+            } else {
+                let probe = -child(self, &next, -floor - 1, -floor);
+                if probe > floor && probe < beta && !self.stopped {
+                    -child(self, &next, -beta, -floor)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                return kept.first().copied().unwrap_or(alpha);
+            }
+            if lines == 1 && i > 0 && score > floor {
+                root.improvement = Some(RootMove { sq: m.sq, score });
+            }
+            m.score = score;
+            kept.push(score);
+            kept.sort_unstable_by(|a, b| b.cmp(a));
+            cut = kept[0] >= beta;
+        }
+        // A stable sort keeps the earlier (better-ordered) move first among equal scores.
+        root.moves.sort_by_key(|m| -m.score);
+        kept[0]
+    }
+
+    /// The final iteration: every root move solved to the end, after selective passes that
+    /// leave a better move order behind; each pass aims its window at the last one's score.
+    fn root_endgame(
+        &mut self,
+        board: &Board,
+        root: &mut RootMoves,
+        lines: usize,
+        wld: bool,
+        guess: i32,
+    ) -> i32 {
+        let solve = |s: &mut Self, b: &Board, a, be| {
+            let (a, be) = disc_window(a, be);
+            s.solve(b, a, be) * DISC
+        };
+        let mut score = guess;
+        for level in endgame_levels(board.empty_count()) {
+            self.level = level;
+            score = if wld {
+                self.root_search(board, root, lines, -DISC, DISC, solve)
+            } else if lines == 1 {
+                self.root_even_probes(board, root, score, solve)
+            } else {
+                self.root_aspiration(board, root, lines, Some(score), solve)
+            };
+            if self.stopped {
+                break;
+            }
+            log::debug!("endgame level {level}: score {score}, {} nodes", self.nodes);
+        }
+        self.level = EXACT_LEVEL;
+        score
+    }
+}
+
+/// The disc window that holds a centi-disc window: exact disc scores outside it stay outside.
+fn disc_window(alpha: i32, beta: i32) -> (i32, i32) {
+    let a = alpha.div_euclid(DISC).clamp(-64, 63);
+    let b = (-(-beta).div_euclid(DISC)).clamp(a + 1, 64);
+    (a, b)
+}

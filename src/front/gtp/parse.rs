@@ -1,0 +1,396 @@
+//! GTP command parsing with `nom`: preprocessing, the optional id, the command name and typed
+//! arguments, into a [`Command`].
+
+use crate::engine::board::{Color, Position};
+use crate::engine::game::Move;
+use crate::engine::notation::{parse_board_chars, parse_side};
+use crate::play::clock::MAX_SECONDS;
+use nom::branch::alt;
+use nom::bytes::complete::{tag_no_case, take_while1};
+use nom::character::complete::{char, digit1, one_of, space0, space1};
+use nom::combinator::{all_consuming, map, map_res, opt, recognize, rest, value};
+use nom::sequence::{pair, preceded, terminated, tuple};
+use nom::IResult;
+
+/// Every command the engine knows, with typed arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    ProtocolVersion,
+    Name,
+    Version,
+    KnownCommand(String),
+    ListCommands,
+    Quit,
+    Boardsize(u64),
+    ClearBoard,
+    Komi(f64),
+    Play(Color, Move),
+    Genmove(Color),
+    RegGenmove(Color),
+    Undo,
+    FinalScore,
+    Showboard,
+    TimeSettings {
+        main: f64,
+        byoyomi: f64,
+        stones: u64,
+    },
+    TimeLeft {
+        color: Color,
+        time: f64,
+        stones: u64,
+    },
+    ListGames,
+    SetGame(String),
+    Setboard(Position),
+    Stop,
+    Analyze {
+        lines: usize,
+        seconds: Option<f64>,
+    },
+    Perft(u32),
+    Solve,
+    Eval,
+    Depth(u32),
+    MoveTime(f64),
+    Hash(usize),
+    Threads(usize),
+    Book(bool),
+    BookRandomness(f64),
+}
+
+/// Why a line is not a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    Unknown,
+    Syntax(String),
+}
+
+impl std::fmt::Display for CommandError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CommandError::Unknown => f.write_str("unknown command"),
+            CommandError::Syntax(detail) => write!(f, "syntax error: {detail}"),
+        }
+    }
+}
+
+/// One input line: its id (digits, echoed verbatim) and the command or what is wrong with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    pub id: Option<String>,
+    pub command: Result<Command, CommandError>,
+}
+
+/// GTP preprocessing: control characters other than tab go (CR included), a `#` starts a
+/// comment, tabs become spaces. `None` for a line that is blank after that.
+pub fn preprocess(raw: &str) -> Option<String> {
+    let text = raw.split('#').next().unwrap_or("");
+    let cleaned: String = text
+        .chars()
+        .filter(|&c| c == '\t' || !c.is_control())
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect();
+    let trimmed = cleaned.trim();
+    (!trimmed.is_empty()).then(|| trimmed.to_string())
+}
+
+fn word(input: &str) -> IResult<&str, &str> {
+    take_while1(|c: char| !c.is_whitespace())(input)
+}
+
+/// `[id] name rest`.
+fn framing(input: &str) -> IResult<&str, (Option<&str>, &str, &str)> {
+    tuple((
+        opt(terminated(digit1, alt((space1, nom::combinator::eof)))),
+        preceded(space0, opt(word)),
+        preceded(space0, rest),
+    ))(input)
+    .map(|(i, (id, name, args))| (i, (id, name.unwrap_or(""), args)))
+}
+
+/// Parses a preprocessed line into a request.
+pub fn parse_request(line: &str) -> Request {
+    match framing(line) {
+        Ok((_, (id, name, args))) => Request {
+            id: id.map(String::from),
+            command: if name.is_empty() {
+                Err(CommandError::Syntax("missing command name".into()))
+            } else {
+                parse_command(name, args.trim())
+            },
+        },
+        Err(_) => Request {
+            id: None,
+            command: Err(CommandError::Syntax("unreadable line".into())),
+        },
+    }
+}
+
+fn syntax<T>(detail: impl Into<String>) -> Result<T, CommandError> {
+    Err(CommandError::Syntax(detail.into()))
+}
+
+/// Applies a nom parser to a whole argument.
+fn whole<'a, T>(
+    arg: &'a str,
+    what: &str,
+    parser: impl FnMut(&'a str) -> IResult<&'a str, T>,
+) -> Result<T, CommandError> {
+    all_consuming(parser)(arg)
+        .map(|(_, v)| v)
+        .or_else(|_| syntax(format!("expected {what}, got '{}'", shorten(arg))))
+}
+
+fn shorten(s: &str) -> String {
+    let mut out: String = s.chars().take(40).collect();
+    if s.chars().count() > 40 {
+        out.push_str("...");
+    }
+    out
+}
+
+fn color(input: &str) -> IResult<&str, Color> {
+    alt((
+        value(Color::Black, tag_no_case("black")),
+        value(Color::White, tag_no_case("white")),
+        value(Color::Black, tag_no_case("b")),
+        value(Color::White, tag_no_case("w")),
+    ))(input)
+}
+
+fn vertex(input: &str) -> IResult<&str, Move> {
+    alt((
+        value(Move::Pass, tag_no_case("pass")),
+        map(
+            pair(one_of("abcdefghABCDEFGH"), one_of("12345678")),
+            |(c, r)| {
+                Move::Play(
+                    (r as u32 - '1' as u32) * 8 + (c.to_ascii_lowercase() as u32 - 'a' as u32),
+                )
+            },
+        ),
+    ))(input)
+}
+
+fn unsigned(input: &str) -> IResult<&str, u64> {
+    map_res(digit1, str::parse)(input)
+}
+
+/// Parses decimal text, refusing what overflows to infinity.
+fn finite(text: &str) -> Result<f64, &'static str> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite())
+        .ok_or("not a finite number")
+}
+
+/// A finite, non-negative decimal number such as `15`, `0.5` or `2.`.
+fn seconds(input: &str) -> IResult<&str, f64> {
+    map_res(
+        recognize(pair(digit1, opt(pair(char('.'), opt(digit1))))),
+        finite,
+    )(input)
+}
+
+/// A finite decimal number with an optional sign (komi may be negative).
+fn signed_number(input: &str) -> IResult<&str, f64> {
+    map_res(recognize(pair(opt(one_of("+-")), seconds)), finite)(input)
+}
+
+/// One command: its name, its arguments as `usage:` errors and protocol.md show them, how
+/// many words they take, and how those are read. [`COMMANDS`] is the only list of commands:
+/// the parser, `known_command` and `list_commands` read it, and so does protocol.md's test.
+pub struct Spec {
+    pub name: &'static str,
+    pub args: &'static str,
+    arity: (usize, usize),
+    parse: fn(&[&str]) -> Result<Command, CommandError>,
+}
+
+impl Spec {
+    /// `name args`, as the command's line in protocol.md starts.
+    pub fn usage(&self) -> String {
+        if self.args.is_empty() {
+            self.name.to_string()
+        } else {
+            format!("{} {}", self.name, self.args)
+        }
+    }
+}
+
+const fn spec(
+    name: &'static str,
+    args: &'static str,
+    arity: (usize, usize),
+    parse: fn(&[&str]) -> Result<Command, CommandError>,
+) -> Spec {
+    Spec {
+        name,
+        args,
+        arity,
+        parse,
+    }
+}
+
+/// Every command, in the order `list_commands` shows them.
+pub const COMMANDS: &[Spec] = &[
+    spec("protocol_version", "", (0, 0), |_| {
+        Ok(Command::ProtocolVersion)
+    }),
+    spec("name", "", (0, 0), |_| Ok(Command::Name)),
+    spec("version", "", (0, 0), |_| Ok(Command::Version)),
+    spec("known_command", "<name>", (1, 1), |a| {
+        Ok(Command::KnownCommand(a[0].to_string()))
+    }),
+    spec("list_commands", "", (0, 0), |_| Ok(Command::ListCommands)),
+    spec("quit", "", (0, 0), |_| Ok(Command::Quit)),
+    spec("boardsize", "<n>", (1, 1), |a| {
+        whole(a[0], "a board size", unsigned).map(Command::Boardsize)
+    }),
+    spec("clear_board", "", (0, 0), |_| Ok(Command::ClearBoard)),
+    spec("komi", "<x>", (1, 1), |a| {
+        whole(a[0], "a number", signed_number).map(Command::Komi)
+    }),
+    spec("play", "<colour> <vertex>", (2, 2), |a| {
+        Ok(Command::Play(
+            whole(a[0], "a color", color)?,
+            whole(a[1], "a vertex a1..h8 or pass", vertex)?,
+        ))
+    }),
+    spec("genmove", "<colour>", (1, 1), |a| {
+        whole(a[0], "a color", color).map(Command::Genmove)
+    }),
+    spec("reg_genmove", "<colour>", (1, 1), |a| {
+        whole(a[0], "a color", color).map(Command::RegGenmove)
+    }),
+    spec("undo", "", (0, 0), |_| Ok(Command::Undo)),
+    spec("final_score", "", (0, 0), |_| Ok(Command::FinalScore)),
+    spec("showboard", "", (0, 0), |_| Ok(Command::Showboard)),
+    spec(
+        "time_settings",
+        "<main> <byoyomi> <stones>",
+        (3, 3),
+        time_settings,
+    ),
+    spec(
+        "time_left",
+        "<colour> <seconds> <stones>",
+        (3, 3),
+        time_left,
+    ),
+    spec("list_games", "", (0, 0), |_| Ok(Command::ListGames)),
+    spec("set_game", "<name>", (1, usize::MAX), |a| {
+        Ok(Command::SetGame(a.join(" ")))
+    }),
+    spec("setboard", "<64 squares> <side>", (2, 2), setboard),
+    spec("analyze", "[lines] [seconds]", (0, 2), analyze),
+    spec("stop", "", (0, 0), |_| Ok(Command::Stop)),
+    spec("solve", "", (0, 0), |_| Ok(Command::Solve)),
+    spec("perft", "<depth>", (1, 1), |a| {
+        match whole(a[0], "a depth 1..12", unsigned)? {
+            d @ 1..=12 => Ok(Command::Perft(d as u32)),
+            _ => syntax("expected a depth 1..12"),
+        }
+    }),
+    spec("eval", "", (0, 0), |_| Ok(Command::Eval)),
+    spec("oxello-depth", "<n>", (1, 1), |a| {
+        match whole(a[0], "a depth 0..60", unsigned)? {
+            d @ 0..=60 => Ok(Command::Depth(d as u32)),
+            _ => syntax("expected a depth 0..60"),
+        }
+    }),
+    spec("oxello-move_time", "<seconds>", (1, 1), move_time),
+    spec("oxello-hash", "<MiB>", (1, 1), |a| {
+        match whole(a[0], "a size in MiB 1..4096", unsigned)? {
+            m if crate::engine::tt::HASH_MIB.contains(&(m as usize)) => {
+                Ok(Command::Hash(m as usize))
+            }
+            _ => syntax("expected a size in MiB 1..4096"),
+        }
+    }),
+    spec("oxello-threads", "<n>", (1, 1), |a| {
+        match whole(a[0], "a thread count 1..256", unsigned)? {
+            n @ 1..=256 => Ok(Command::Threads(n as usize)),
+            _ => syntax("expected a thread count 1..256"),
+        }
+    }),
+    spec("oxello-book", "<on/off>", (1, 1), |a| match a[0] {
+        "on" => Ok(Command::Book(true)),
+        "off" => Ok(Command::Book(false)),
+        other => syntax(format!("expected on or off, got '{}'", shorten(other))),
+    }),
+    spec("oxello-book-randomness", "<discs>", (1, 1), book_randomness),
+];
+
+/// The command called `name`, if there is one.
+pub fn find(name: &str) -> Option<&'static Spec> {
+    COMMANDS.iter().find(|c| c.name == name)
+}
+
+fn parse_command(name: &str, text: &str) -> Result<Command, CommandError> {
+    let spec = find(name).ok_or(CommandError::Unknown)?;
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let (min, max) = spec.arity;
+    if words.len() < min || words.len() > max {
+        return syntax(format!("usage: {}", spec.usage()));
+    }
+    (spec.parse)(&words)
+}
+
+fn time_settings(a: &[&str]) -> Result<Command, CommandError> {
+    Ok(Command::TimeSettings {
+        main: whole(a[0], "seconds", seconds)?,
+        byoyomi: whole(a[1], "seconds", seconds)?,
+        stones: whole(a[2], "a stone count", unsigned)?,
+    })
+}
+
+fn time_left(a: &[&str]) -> Result<Command, CommandError> {
+    Ok(Command::TimeLeft {
+        color: whole(a[0], "a color", color)?,
+        time: whole(a[1], "seconds", seconds)?,
+        stones: whole(a[2], "a stone count", unsigned)?,
+    })
+}
+
+fn setboard(a: &[&str]) -> Result<Command, CommandError> {
+    let side = parse_side(a[1]).or_else(|e| syntax(e.0))?;
+    parse_board_chars(a[0], side)
+        .map(Command::Setboard)
+        .or_else(|e| syntax(e.0))
+}
+
+fn analyze(a: &[&str]) -> Result<Command, CommandError> {
+    let lines = match a.first() {
+        Some(l) => whole(l, "a line count 1..32", unsigned)?,
+        None => 1,
+    };
+    if !(1..=32).contains(&lines) {
+        return syntax("expected a line count 1..32");
+    }
+    let seconds = a.get(1).map(|s| whole(s, "seconds", seconds)).transpose()?;
+    Ok(Command::Analyze {
+        lines: lines as usize,
+        seconds,
+    })
+}
+
+fn book_randomness(a: &[&str]) -> Result<Command, CommandError> {
+    let discs = whole(a[0], "discs", seconds)?;
+    if discs > crate::play::book::policy::MAX_RANDOMNESS {
+        return syntax(format!(
+            "expected at most {} discs",
+            crate::play::book::policy::MAX_RANDOMNESS
+        ));
+    }
+    Ok(Command::BookRandomness(discs))
+}
+
+fn move_time(a: &[&str]) -> Result<Command, CommandError> {
+    let s = whole(a[0], "seconds", seconds)?;
+    if s > MAX_SECONDS {
+        return syntax(format!("expected at most {MAX_SECONDS} seconds"));
+    }
+    Ok(Command::MoveTime(s))
+}

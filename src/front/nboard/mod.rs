@@ -1,0 +1,255 @@
+//! The NBoard front end: NBoard's line protocol (see protocol.md) translated into calls on the
+//! game-control layer ([`Play`]). Replies carry no framing; a line the engine cannot take is
+//! answered with a `status` line that says why, and changes nothing.
+//!
+//! Every request that searches (`go`, `hint`, `analyze`) is stopped by the next `ping` (or a
+//! closed output); its answer is then dropped, so that nothing older than a `pong` follows
+//! it. Everything else, `quit` and the end of input included, waits its turn.
+
+pub mod parse;
+
+use crate::base::io::{Input, Output, MAX_LINE};
+use crate::engine::board::Squares;
+use crate::engine::eval::DISC;
+use crate::engine::notation::square_name;
+use crate::engine::search::Report;
+use crate::play::book::Depth;
+use crate::play::session::{Choice, Play, Settings};
+use crossbeam_channel::Receiver;
+use parse::{parse_command, Command};
+use std::io::Write;
+
+/// The midgame depth until NBoard sets one.
+const DEFAULT_DEPTH: u32 = 12;
+
+/// Runs an NBoard session on `out` until `quit` or EOF, `first` being the first line read.
+pub fn run(first: Input, input: Receiver<Input>, out: impl Write, options: &Settings) {
+    // NBoard shows whatever reaches stderr as an engine error: logging only when asked for.
+    crate::base::io::mute_stderr_unless_asked();
+    let mut session = Session::new(input, out, options);
+    session.play.inbox.push_front(first);
+    session.run();
+}
+
+pub struct Session<W: Write> {
+    play: Play,
+    out: Output<W>,
+}
+
+/// Input that ends a running search: `ping`.
+fn interrupts(input: &Input) -> bool {
+    match input {
+        Input::Eof | Input::Closed => false,
+        Input::Line(line, _) => line.split_whitespace().next() == Some("ping"),
+    }
+}
+
+/// A score in discs as NBoard reads it: side to move's view, two decimals.
+fn discs(centi: i32) -> String {
+    format!("{:.2}", f64::from(centi) / f64::from(DISC))
+}
+
+/// A move as NBoard writes it: upper case, `PA` for a pass.
+fn move_name(sq: Option<u32>) -> String {
+    sq.map_or_else(|| "PA".into(), |s| square_name(s).to_uppercase())
+}
+
+impl<W: Write> Session<W> {
+    pub fn new(input: Receiver<Input>, out: W, options: &Settings) -> Session<W> {
+        let mut play = Play::new(input, options, interrupts);
+        play.set_depth(Some(options.depth.unwrap_or(DEFAULT_DEPTH)));
+        Session {
+            play,
+            out: Output::new(out),
+        }
+    }
+
+    /// Answers lines until `quit` or the end of input.
+    pub fn run(&mut self) {
+        loop {
+            let (line, overlong) = match self.play.inbox.next_line() {
+                Input::Eof | Input::Closed => return,
+                Input::Line(line, overlong) => (line, overlong),
+            };
+            if line.trim().is_empty() {
+                continue;
+            }
+            let command = if overlong {
+                Err(format!("line longer than {MAX_LINE} bytes ignored"))
+            } else {
+                parse_command(&line)
+            };
+            match command {
+                Ok(Command::Quit) => return,
+                Ok(command) => self.execute(command),
+                Err(e) => self.status(&format!("ignored: {e}")),
+            }
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        if !self.out.write(&format!("{line}\n")) {
+            self.play.output_failed();
+        }
+    }
+
+    fn status(&mut self, text: &str) {
+        self.send(&format!("status {text}"));
+    }
+
+    /// Whether input read during the last search makes its answer stale.
+    fn superseded(&self) -> bool {
+        self.play.interrupted()
+    }
+
+    fn execute(&mut self, command: Command) {
+        match command {
+            Command::Hello(_) => {
+                self.send(&format!("set myname Oxello {}", env!("CARGO_PKG_VERSION")))
+            }
+            Command::SetGame(game) => self.play.set_game(game),
+            Command::SetDepth(n) => self.play.set_depth(Some(n)),
+            Command::SetContempt(_) => self.status(
+                "contempt ignored: Oxello plays for the best disc count, and a draw is worth 0",
+            ),
+            Command::Move(mv) => {
+                let mut game = self.play.game().clone();
+                let side = game.position().side;
+                match crate::engine::ggf::apply(&mut game, side, mv) {
+                    Ok(()) => self.play.set_game(game),
+                    Err(e) => self.status(&format!("move ignored: {e}")),
+                }
+            }
+            Command::Ping(n) => self.send(&format!("pong {n}")),
+            Command::Go => self.go(),
+            Command::Hint(n) => self.hint(n),
+            Command::Learn => self.learn(),
+            Command::Analyze => self.analyze(),
+            Command::Quit => {}
+        }
+    }
+
+    /// A `status` line for each finished iteration of a search, with its depth and score.
+    fn progress_status(out: &mut Output<W>, r: &Report) -> bool {
+        let kind = if r.exact { "exact" } else { "depth" };
+        let pv = r.lines.first().map_or(String::new(), |l| {
+            l.pv.iter()
+                .map(|&m| move_name(Some(m)))
+                .collect::<Vec<_>>()
+                .join("-")
+        });
+        out.write(&format!(
+            "status {kind} {} score {} nodes {} {pv}\n",
+            r.depth,
+            discs(r.score),
+            r.nodes
+        ))
+    }
+
+    fn go(&mut self) {
+        let side = self.play.game().position().side;
+        if self.play.game().is_over() {
+            self.status("the game is over: no move to make");
+            return;
+        }
+        let out = &mut self.out;
+        let choice = self
+            .play
+            .choose_move(side, false, |r| Self::progress_status(out, r));
+        if self.superseded() {
+            return;
+        }
+        match choice {
+            Ok(choice) => {
+                let mut reply = format!("=== {}", move_name(choice.square()));
+                match &choice {
+                    Choice::Book(book) => reply += &format!("/{}/0.0", discs(book.value)),
+                    Choice::Searched(_, r) => {
+                        let seconds = r.elapsed.as_secs_f64();
+                        self.send(&format!("nodestats {} {seconds:.2}", r.nodes));
+                        reply += &format!("/{}/{seconds:.1}", discs(r.score));
+                    }
+                    Choice::Forced(_) | Choice::Pass => {}
+                }
+                self.send(&reply);
+            }
+            Err(e) => self.status(&format!("go ignored: {e}")),
+        }
+    }
+
+    /// `search <pv> <eval> 0 <depth>` lines for the best `n` moves after every iteration.
+    fn hint(&mut self, n: usize) {
+        let position = *self.play.game().position();
+        if position.moves_of(position.side) == 0 {
+            self.status("hint: the side to move has no legal move");
+            return;
+        }
+        let lines = n.min(Squares(position.moves_of(position.side)).count());
+        self.book_hints(&position.board, lines);
+        let depth = self.play.fixed_depth();
+        let out = &mut self.out;
+        self.play.analyze(lines, depth, None, |r| {
+            let text: String = r
+                .lines
+                .iter()
+                .map(|l| {
+                    let pv: Vec<String> = l.pv.iter().map(|&m| move_name(Some(m))).collect();
+                    format!("search {} {} 0 {}\n", pv.join("-"), discs(l.score), r.depth)
+                })
+                .collect();
+            out.write(&text)
+        });
+    }
+
+    /// `book <move> <eval> 0 <depth>` for the best `n` book moves of `board`.
+    fn book_hints(&mut self, board: &crate::engine::board::Board, n: usize) {
+        for m in self.play.opening.moves(board).into_iter().take(n) {
+            let depth = match m.depth {
+                Depth::Plies(d) => d.to_string(),
+                Depth::Exact => "100%".into(),
+            };
+            let line = format!(
+                "book {} {} 0 {depth}",
+                move_name(Some(m.square)),
+                discs(m.value)
+            );
+            self.send(&line);
+        }
+    }
+
+    /// `learn`: the game into the book file the user named, then a `status` line.
+    fn learn(&mut self) {
+        let game = self.play.game().clone();
+        let text = match self.play.opening.learn(&game) {
+            Ok((added, path)) => format!(
+                "learned the game: {added} new positions in {}",
+                path.display()
+            ),
+            Err(e) => e.to_string(),
+        };
+        self.status(&text);
+    }
+
+    /// `analysis <moveNumber> <eval>` for every position of the game, from the last back to
+    /// the first, each searched at the session's level (exactly where it reaches).
+    fn analyze(&mut self) {
+        let mut game = self.play.game().clone();
+        loop {
+            let number = game.record().len();
+            let position = *game.position();
+            let score = if position.is_game_over() {
+                position.board.final_score() * DISC
+            } else {
+                let r = self.play.evaluate_position(position.board);
+                if self.superseded() {
+                    return;
+                }
+                r.score
+            };
+            self.send(&format!("analysis {number} {}", discs(score)));
+            if game.undo().is_err() {
+                return;
+            }
+        }
+    }
+}

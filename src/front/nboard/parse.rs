@@ -1,0 +1,106 @@
+//! NBoard lines, parsed with `nom` into typed commands (the GGF records and moves they carry
+//! are read by [`crate::engine::ggf`]). Nothing here panics: every malformed line becomes an error that
+//! says what is wrong.
+
+use crate::engine::game::{Game, Move};
+use crate::engine::ggf::{annotated_move, parse_ggf};
+use nom::branch::alt;
+use nom::bytes::complete::tag;
+use nom::character::complete::{char, digit1, space1};
+use nom::combinator::{all_consuming, map, map_res, opt, rest, value};
+use nom::sequence::{pair, preceded};
+use nom::IResult;
+
+/// Every NBoard command, with typed arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Hello(u32),
+    SetGame(Game),
+    SetDepth(u32),
+    SetContempt(i64),
+    Move(Move),
+    Ping(u64),
+    Go,
+    Hint(usize),
+    Learn,
+    Analyze,
+    Quit,
+}
+
+/// The deepest `set depth`.
+pub const MAX_DEPTH: u32 = 60;
+/// The most lines a `hint` gets.
+pub const MAX_HINTS: usize = 32;
+
+/// Parses one line (without its newline).
+pub fn parse_command(line: &str) -> Result<Command, String> {
+    let line = line.trim();
+    let word = line.split_whitespace().next().unwrap_or("");
+    let parsed: IResult<&str, Command> = all_consuming(alt((
+        map(preceded(pair(tag("nboard"), space1), number), |v| {
+            Command::Hello(v as u32)
+        }),
+        preceded(pair(tag("set"), space1), setting),
+        map(
+            preceded(pair(tag("move"), space1), annotated_move),
+            |(m, _)| Command::Move(m),
+        ),
+        map(preceded(pair(tag("ping"), space1), number), Command::Ping),
+        value(Command::Go, tag("go")),
+        map(preceded(pair(tag("hint"), space1), number), |n| {
+            Command::Hint(n as usize)
+        }),
+        value(Command::Learn, tag("learn")),
+        value(Command::Analyze, tag("analyze")),
+        value(Command::Quit, tag("quit")),
+    )))(line);
+    match parsed {
+        Ok((_, Command::SetDepth(d))) if !(1..=MAX_DEPTH).contains(&d) => {
+            Err(format!("depth {d} is outside 1-{MAX_DEPTH}"))
+        }
+        Ok((_, Command::Hint(n))) if !(1..=MAX_HINTS).contains(&n) => {
+            Err(format!("hint {n} is outside 1-{MAX_HINTS}"))
+        }
+        Ok((_, command)) => Ok(command),
+        Err(_) => Err(match word {
+            "" => "empty line".to_string(),
+            "nboard" | "set" | "move" | "ping" | "hint" | "go" | "learn" | "analyze" | "quit" => {
+                format!("malformed '{word}' command: '{}'", shorten(line))
+            }
+            _ => format!("unknown command '{}'", shorten(word)),
+        }),
+    }
+}
+
+fn shorten(s: &str) -> String {
+    let mut out: String = s.chars().take(60).collect();
+    if out.len() < s.len() {
+        out.push_str("...");
+    }
+    out
+}
+
+fn number(i: &str) -> IResult<&str, u64> {
+    map_res(digit1, str::parse)(i)
+}
+
+fn signed(i: &str) -> IResult<&str, i64> {
+    map_res(
+        nom::combinator::recognize(pair(opt(alt((char('-'), char('+')))), digit1)),
+        str::parse,
+    )(i)
+}
+
+fn setting(i: &str) -> IResult<&str, Command> {
+    alt((
+        map(preceded(pair(tag("depth"), space1), number), |d| {
+            Command::SetDepth(d.min(u64::from(u32::MAX)) as u32)
+        }),
+        map(preceded(pair(tag("contempt"), space1), signed), |c| {
+            Command::SetContempt(c)
+        }),
+        map_res(preceded(pair(tag("game"), space1), rest), |g: &str| {
+            parse_ggf(g).map(Command::SetGame)
+        }),
+    ))(i)
+}
