@@ -3,19 +3,19 @@
 #   scripts/match-vs-grhino.sh [games] [rhino level] [seconds per move for oxello] [concurrency]
 # gtp-rhino plays by level, not by clock, so only oxello gets a clock; rhino may think as
 # long as it likes (level 5 takes up to ~2 minutes on some endgame moves).
-# OPENINGS=FILE names the openings (one transcript per line); by default the XOT list in
-# ../shared/data, and random 8-ply openings when that file is not there (a fresh clone).
+# OPENINGS=FILE names the openings (one transcript per line), such as the XOT list (its
+# licence keeps it out of this repository); without it, random 8-ply openings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-100}
 level=${2:-3}
 per_move=${3:-1}
 concurrency=${4:-2}
-openings=${OPENINGS:-../shared/data/xot_openingslarge.txt}
-opening_args=(--openings "$openings")
-if [ ! -r "$openings" ]; then
-  echo "note: no openings file $openings (set OPENINGS=FILE); playing random 8-ply openings" >&2
-  opening_args=()
+opening_args=()
+if [ -n "${OPENINGS:-}" ]; then
+  opening_args=(--openings "$OPENINGS")
+else
+  echo "note: no OPENINGS=FILE given; playing random 8-ply openings" >&2
 fi
 
 if [ ! -x /usr/games/gtp-rhino ]; then

@@ -11,7 +11,7 @@ fn bench_prints_the_expected_signature() {
     let out = common::run(&["bench", "--threads", "1"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    // Convention A at depth 11, from shared/data/perft.txt.
+    // Convention A at depth 11, from tests/data/perft.txt.
     assert!(
         text.contains("perft 11                     1    212258800"),
         "{text}"

@@ -1,9 +1,9 @@
-//! Perft counts against the published table in shared/data/perft.txt (conventions A and C).
+//! Perft counts against the published table in tests/data/perft.txt (conventions A and C).
 
 mod common;
 
-use oxello::board::Board;
-use oxello::perft::{perft, perft_parallel, PerftMode};
+use oxello::engine::board::Board;
+use oxello::engine::perft::{perft, perft_parallel, PerftMode};
 
 const PASS_IS_PLY: [u64; 11] = [
     4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800,
