@@ -60,6 +60,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    if let Err(e) = oxello::base::cpu::check_this_processor() {
+        eprintln!("oxello: {e}");
+        return ExitCode::FAILURE;
+    }
     let mut cli = Cli::parse();
     if let Err(e) = oxello::base::io::init_logging(cli.log_file.as_deref()) {
         eprintln!("oxello: {e}");
