@@ -38,15 +38,18 @@ fn book_ok(args: &[&str]) -> String {
     text(&out.stdout)
 }
 
-fn path_str(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 /// A quick build through the binary: the file and what it was built with.
 fn quick_build(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
     let file = dir.join(name);
     let args = [
-        &["build", path_str(&file), "--plies", "6", "--depth", "4"],
+        &[
+            "build",
+            common::path_str(&file),
+            "--plies",
+            "6",
+            "--depth",
+            "4",
+        ],
         extra,
     ]
     .concat();
@@ -128,7 +131,7 @@ fn each_orientation_gets_the_matching_moves() {
         let board = transform_board(&position.board, s);
         keys.insert(Key::of(&board));
         let image = Position { board, ..position };
-        let shown = book_ok(&["show", path_str(&file), &format_position(&image)]);
+        let shown = book_ok(&["show", common::path_str(&file), &format_position(&image)]);
         let squares: Vec<String> = shown
             .lines()
             .skip(2)
@@ -184,9 +187,16 @@ fn damaged_and_foreign_files_are_refused() {
         let path = dir.path().join(name);
         std::fs::write(&path, &bytes).unwrap();
         for args in [
-            vec!["info", path_str(&path)],
-            vec!["show", path_str(&path), "f5"],
-            vec!["build", path_str(&path), "--plies", "2", "--depth", "2"],
+            vec!["info", common::path_str(&path)],
+            vec!["show", common::path_str(&path), "f5"],
+            vec![
+                "build",
+                common::path_str(&path),
+                "--plies",
+                "2",
+                "--depth",
+                "2",
+            ],
         ] {
             let out = oxello(&[&["book"], args.as_slice()].concat());
             let err = text(&out.stderr);
@@ -218,7 +228,7 @@ fn a_killed_build_resumes_to_the_same_book() {
         [
             "book",
             "build",
-            path_str(file),
+            common::path_str(file),
             "--plies",
             "8",
             "--depth",
@@ -230,7 +240,7 @@ fn a_killed_build_resumes_to_the_same_book() {
         ]
         .map(String::from)
     };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oxello"))
+    let mut child = Command::new(common::bin())
         .args(args(&file, "0"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -247,7 +257,7 @@ fn a_killed_build_resumes_to_the_same_book() {
     child.kill().unwrap(); // SIGKILL on Unix
     child.wait().unwrap();
     let partial = positions_in(&file).expect("a valid book after the kill");
-    let info = book_ok(&["info", path_str(&file)]);
+    let info = book_ok(&["info", common::path_str(&file)]);
     assert!(info.contains("check: ok"), "{info}");
     let status = |a: [String; 11]| oxello(&a.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(status(args(&file, "60")).status.success());
@@ -271,7 +281,12 @@ fn two_shards_merged_equal_one_run() {
     let total = positions_in(&one).unwrap();
     assert!(len_a < total && len_b < total, "{len_a} {len_b} of {total}");
     let merged = dir.path().join("merged.bin");
-    book_ok(&["merge", path_str(&merged), path_str(&a), path_str(&b)]);
+    book_ok(&[
+        "merge",
+        common::path_str(&merged),
+        common::path_str(&a),
+        common::path_str(&b),
+    ]);
     assert!(std::fs::read(&merged).unwrap() == std::fs::read(&one).unwrap());
 }
 
@@ -279,7 +294,14 @@ fn two_shards_merged_equal_one_run() {
 fn line_build(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
     let file = dir.join(name);
     let args = [
-        &["build", path_str(&file), "--plies", "8", "--depth", "4"],
+        &[
+            "build",
+            common::path_str(&file),
+            "--plies",
+            "8",
+            "--depth",
+            "4",
+        ],
         &["--line-error", "1", "--free-plies", "2"][..],
         extra,
     ]
@@ -343,7 +365,14 @@ fn a_line_build_holds_the_lines_of_its_budget() {
     let held: BTreeSet<Key> = book.entries().map(|(k, _)| *k).collect();
     assert_eq!(held, found);
     let wide = dir.path().join("wide.bin");
-    book_ok(&["build", path_str(&wide), "--plies", "8", "--depth", "4"]);
+    book_ok(&[
+        "build",
+        common::path_str(&wide),
+        "--plies",
+        "8",
+        "--depth",
+        "4",
+    ]);
     let wide = positions_in(&wide).unwrap();
     assert!(
         held.len() * 2 < wide,
@@ -364,15 +393,19 @@ fn a_line_build_holds_the_lines_of_its_budget() {
         ),
     );
     let merged = dir.path().join("line-merged.bin");
-    book_ok(&["merge", path_str(&merged), path_str(&a), path_str(&b)]);
+    book_ok(&[
+        "merge",
+        common::path_str(&merged),
+        common::path_str(&a),
+        common::path_str(&b),
+    ]);
     let one = std::fs::read(dir.path().join("lines.bin")).unwrap();
     assert!(std::fs::read(&merged).unwrap() == one);
 }
 
 /// FFO #`number` (40-59) of `tests/data`, with its published best score.
 fn ffo(number: usize) -> (Board, i32) {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fforum-40-59.obf");
-    let text = std::fs::read_to_string(path).unwrap();
+    let text = common::data("fforum-40-59.obf");
     let entry = &oxello::engine::notation::parse_obf(&text).unwrap()[number - 40];
     (entry.position.board, entry.value().unwrap())
 }
@@ -405,7 +438,13 @@ fn add_learns_transcripts_wthor_lines_and_ggf() {
     let ggf = "(;GM[Othello]PC[test]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5//1.0]W[F6]B[E6]W[F4];)";
     std::fs::write(&games, format!("# games\n{transcript}\n{wthor}\n\n{ggf}\n")).unwrap();
     let file = dir.path().join("learned.bin");
-    let out = book_ok(&["add", path_str(&file), path_str(&games), "--depth", "2"]);
+    let out = book_ok(&[
+        "add",
+        common::path_str(&file),
+        common::path_str(&games),
+        "--depth",
+        "2",
+    ]);
     assert!(out.contains("3 games"), "{out}");
     let book = Book::open(&file).unwrap();
     for moves in [
@@ -425,8 +464,8 @@ fn add_learns_transcripts_wthor_lines_and_ggf() {
     let out = oxello(&[
         "book",
         "add",
-        path_str(&file),
-        path_str(&games),
+        common::path_str(&file),
+        common::path_str(&games),
         "--depth",
         "2",
     ]);
@@ -440,7 +479,7 @@ fn show_lists_book_moves_best_first_and_the_leaf() {
     let dir = tempfile::tempdir().unwrap();
     let file = quick_build(dir.path(), "show.bin", &["--width", "0"]);
     // With width 0 only the best move is followed: after f5, one book move and the leaf.
-    let shown = book_ok(&["show", path_str(&file), "f5"]);
+    let shown = book_ok(&["show", common::path_str(&file), "f5"]);
     let rows: Vec<&str> = shown.lines().skip(2).collect();
     assert!(!rows.is_empty(), "{shown}");
     let values: Vec<f64> = rows
@@ -453,9 +492,9 @@ fn show_lists_book_moves_best_first_and_the_leaf() {
         1,
         "{shown}"
     );
-    let beyond = book_ok(&["show", path_str(&file), "f5d6c3d3c4f4f6g5"]);
+    let beyond = book_ok(&["show", common::path_str(&file), "f5d6c3d3c4f4f6g5"]);
     assert!(beyond.contains("not in the book"), "{beyond}");
-    let out = oxello(&["book", "show", path_str(&file), "z9"]);
+    let out = oxello(&["book", "show", common::path_str(&file), "z9"]);
     assert!(!out.status.success() && text(&out.stderr).contains("neither a position"));
 }
 
@@ -480,7 +519,7 @@ fn a_build_reports_its_rate_and_eta_on_stderr() {
     let out = oxello(&[
         "book",
         "build",
-        path_str(&file),
+        common::path_str(&file),
         "--plies",
         "3",
         "--depth",
@@ -506,7 +545,7 @@ fn a_book_of_another_evaluation_loads_with_a_warning() {
     let mut book = Book::open(&file).unwrap();
     book.set_evaluation(book.evaluation() ^ 1);
     book.save(&file).unwrap();
-    let out = oxello(&["book", "show", path_str(&file), "f5"]);
+    let out = oxello(&["book", "show", common::path_str(&file), "f5"]);
     let err = text(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(
@@ -514,16 +553,30 @@ fn a_book_of_another_evaluation_loads_with_a_warning() {
         "{err}"
     );
     assert!(text(&out.stdout).contains("book"));
-    assert!(book_ok(&["info", path_str(&file)]).contains("(not this build's)"));
+    assert!(book_ok(&["info", common::path_str(&file)]).contains("(not this build's)"));
 }
 
 #[test]
 fn a_rerun_with_more_plies_and_depth_deepens_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("deepened.bin");
-    book_ok(&["build", path_str(&file), "--plies", "4", "--depth", "2"]);
+    book_ok(&[
+        "build",
+        common::path_str(&file),
+        "--plies",
+        "4",
+        "--depth",
+        "2",
+    ]);
     let shallow = Book::open(&file).unwrap();
-    book_ok(&["build", path_str(&file), "--plies", "6", "--depth", "4"]);
+    book_ok(&[
+        "build",
+        common::path_str(&file),
+        "--plies",
+        "6",
+        "--depth",
+        "4",
+    ]);
     let deepened = Book::open(&file).unwrap();
     let direct = Book::open(&quick_build(dir.path(), "direct.bin", &[])).unwrap();
     assert!(deepened.len() > shallow.len());

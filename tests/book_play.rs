@@ -10,7 +10,7 @@ use oxello::engine::board::{Board, Position};
 use oxello::engine::notation::{parse_square, parse_transcript, square_name};
 use oxello::play::book::{Book, BookMove, Depth, Key};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 fn shipped() -> Book {
     Book::embedded().unwrap()
@@ -31,11 +31,7 @@ fn upper(sq: u32) -> String {
 /// The engine's replies and its log (at `info`) for a GTP script, sent a line at a time,
 /// each after the previous reply, so that no search is cut short by the end of input.
 fn run_logged(args: &[&str], script: &str) -> (String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oxello"))
-        .args(args)
-        .env("RUST_LOG", "info")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+    let mut child = common::engine_command(args, Some("info"))
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();

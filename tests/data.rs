@@ -15,10 +15,6 @@ fn ok(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 const RUN: [&str; 10] = [
     "selfplay",
     "--games",
@@ -36,17 +32,27 @@ const RUN: [&str; 10] = [
 fn shards_merged_equal_one_run_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
     let one = dir.path().join("one.bin");
-    ok(&[&RUN[..], &["--out", path(&one)]].concat());
+    ok(&[&RUN[..], &["--out", common::path_str(&one)]].concat());
     let mut shards = Vec::new();
     for k in 0..3 {
         let shard = dir.path().join(format!("shard-{k}.bin"));
         let spec = format!("{k}/3");
-        ok(&[&RUN[..], &["--out", path(&shard), "--shard", &spec]].concat());
+        ok(&[
+            &RUN[..],
+            &["--out", common::path_str(&shard), "--shard", &spec],
+        ]
+        .concat());
         shards.push(shard);
     }
     // A shard run again over its own file finds every position there and leaves it as it was.
     let first = std::fs::read(&shards[0]).unwrap();
-    let again = oxello(&[&RUN[..], &["--out", path(&shards[0]), "--shard", "0/3"]].concat());
+    let again = oxello(
+        &[
+            &RUN[..],
+            &["--out", common::path_str(&shards[0]), "--shard", "0/3"],
+        ]
+        .concat(),
+    );
     let log = String::from_utf8_lossy(&again.stderr);
     assert!(log.contains(" 0 positions written"), "{log}");
     assert!(
@@ -57,10 +63,10 @@ fn shards_merged_equal_one_run_byte_for_byte() {
     let report = ok(&[
         "data",
         "merge",
-        path(&merged),
-        path(&shards[2]),
-        path(&shards[0]),
-        path(&shards[1]),
+        common::path_str(&merged),
+        common::path_str(&shards[2]),
+        common::path_str(&shards[0]),
+        common::path_str(&shards[1]),
     ]);
     let bytes = std::fs::read(&one).unwrap();
     assert!(bytes.starts_with(b"OXDATA\r\n") && bytes.len() > 32 + 22 * 200);
@@ -72,7 +78,7 @@ fn shards_merged_equal_one_run_byte_for_byte() {
     assert!(
         report.starts_with(&format!(
             "{}: {count} positions from 3 files",
-            path(&merged)
+            common::path_str(&merged)
         )),
         "{report}"
     );
@@ -82,11 +88,21 @@ fn shards_merged_equal_one_run_byte_for_byte() {
 fn text_to_binary_to_text_round_trips() {
     let dir = tempfile::tempdir().unwrap();
     let text = dir.path().join("run.txt");
-    ok(&[&RUN[..], &["--out", path(&text)]].concat());
+    ok(&[&RUN[..], &["--out", common::path_str(&text)]].concat());
     let (binary, back) = (dir.path().join("run.bin"), dir.path().join("back.txt"));
-    let report = ok(&["data", "convert", path(&text), path(&binary)]);
+    let report = ok(&[
+        "data",
+        "convert",
+        common::path_str(&text),
+        common::path_str(&binary),
+    ]);
     assert!(report.ends_with("records (binary)\n"), "{report}");
-    ok(&["data", "convert", path(&binary), path(&back)]);
+    ok(&[
+        "data",
+        "convert",
+        common::path_str(&binary),
+        common::path_str(&back),
+    ]);
     let original = std::fs::read(&text).unwrap();
     assert!(
         std::fs::read(&back).unwrap() == original,
@@ -100,18 +116,28 @@ fn text_to_binary_to_text_round_trips() {
 fn assert_refused(dir: &Path, file: &Path, reason: &str) {
     let out = dir.join("out.bin");
     let runs: [&[&str]; 4] = [
-        &["data", "convert", path(file), path(&out)],
-        &["data", "merge", path(&out), path(file)],
+        &[
+            "data",
+            "convert",
+            common::path_str(file),
+            common::path_str(&out),
+        ],
+        &[
+            "data",
+            "merge",
+            common::path_str(&out),
+            common::path_str(file),
+        ],
         &[
             "train",
             "--data",
-            path(file),
+            common::path_str(file),
             "--out",
-            path(&out),
+            common::path_str(&out),
             "--epochs",
             "1",
         ],
-        &["accuracy", path(file)],
+        &["accuracy", common::path_str(file)],
     ];
     for args in runs {
         let run = oxello(args);
@@ -119,7 +145,7 @@ fn assert_refused(dir: &Path, file: &Path, reason: &str) {
         assert_eq!(run.status.code(), Some(1), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(
-            stderr.contains(&format!("{}: ", path(file))) && stderr.contains(reason),
+            stderr.contains(&format!("{}: ", common::path_str(file))) && stderr.contains(reason),
             "{args:?}: {stderr}"
         );
         assert!(!out.exists(), "{args:?} wrote its output");
@@ -130,7 +156,7 @@ fn assert_refused(dir: &Path, file: &Path, reason: &str) {
 fn damaged_or_foreign_binary_files_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let good = dir.path().join("good.bin");
-    ok(&[&RUN[..], &["--out", path(&good)]].concat());
+    ok(&[&RUN[..], &["--out", common::path_str(&good)]].concat());
     let bytes = std::fs::read(&good).unwrap();
     let damaged = dir.path().join("damaged.bin");
     std::fs::write(&damaged, &bytes[..bytes.len() - 7]).unwrap();
@@ -200,8 +226,13 @@ fn relabel_run(
 ) -> Relabelled {
     let dir = tempfile::tempdir().unwrap();
     let (data, out) = (dir.path().join("run.txt"), dir.path().join("out.txt"));
-    ok(&[&RUN[..], &["--out", path(&data)]].concat());
-    let args = ["data", "relabel", path(&data), path(&out)];
+    ok(&[&RUN[..], &["--out", common::path_str(&data)]].concat());
+    let args = [
+        "data",
+        "relabel",
+        common::path_str(&data),
+        common::path_str(&out),
+    ];
     let report = ok(&[&args[..], options].concat());
     let (before, after) = (text_records(&data), text_records(&out));
     assert_eq!(before.len(), after.len());
@@ -238,7 +269,12 @@ fn relabel_exact_gives_the_chosen_records_their_minimax_value() {
     assert!(run.count >= 9 * 2, "{} relabelled", run.count);
     let count = format!("{} relabelled by exact solves", run.count);
     assert!(run.report.contains(&count), "{}", run.report);
-    let args = ["data", "relabel", path(&run.data), path(&run.out)];
+    let args = [
+        "data",
+        "relabel",
+        common::path_str(&run.data),
+        common::path_str(&run.out),
+    ];
     let both = oxello(&[&args[..], &options, &["--depth", "2"]].concat());
     assert!(!both.status.success());
     assert!(String::from_utf8_lossy(&both.stderr).contains("cannot be used with"));
@@ -254,14 +290,19 @@ fn relabel_gives_the_chosen_records_a_fixed_depth_negamax_value() {
     let count = format!("{} relabelled by depth-2 searches", run.count);
     assert!(run.report.contains(&count), "{}", run.report);
     let (data, relabelled) = (&run.data, &run.out);
-    let args = ["data", "relabel", path(data), path(relabelled)];
+    let args = [
+        "data",
+        "relabel",
+        common::path_str(data),
+        common::path_str(relabelled),
+    ];
     // Threads share the work, not the labels; a bad range is refused.
     let one = run.dir.path().join("one-thread.txt");
     ok(&[
         &args[..2],
         &[
-            path(data),
-            path(&one),
+            common::path_str(data),
+            common::path_str(&one),
             "--empties",
             "9-14",
             "--depth",

@@ -8,20 +8,12 @@ use oxello::engine::game::Game;
 use oxello::engine::notation::parse_square;
 use std::process::Command;
 
-fn oxello() -> &'static str {
-    env!("CARGO_BIN_EXE_oxello")
-}
-
-fn path(rel: &str) -> String {
-    format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"))
-}
-
 fn run_match(args: &[&str]) -> String {
     run_match_with_env(args, &[])
 }
 
 fn run_match_with_env(args: &[&str], env: &[(&str, &str)]) -> String {
-    let out = Command::new(oxello())
+    let out = Command::new(common::bin())
         .arg("match")
         .args(args)
         .envs(env.iter().copied())
@@ -76,7 +68,7 @@ fn ggf_moves(record: &str) -> Vec<(Color, Option<u32>)> {
 fn self_play_match_records_replay_and_colours_swap() {
     let dir = tempfile::tempdir().unwrap();
     let ggf = dir.path().join("match.ggf");
-    let engine = format!("{} --depth 3 --hash 4", oxello());
+    let engine = format!("{} --depth 3 --hash 4", common::bin());
     let json = run_match(&[
         "--engine",
         &engine,
@@ -87,7 +79,7 @@ fn self_play_match_records_replay_and_colours_swap() {
         "--name",
         "two",
         "--openings",
-        &path("tests/data/openings-8.txt"),
+        &common::repo_path("tests/data/openings-8.txt"),
         "--games",
         "8",
         "--concurrency",
@@ -150,8 +142,8 @@ fn broken_match(script: &str, extra: &[&str]) -> String {
 }
 
 fn broken_match_with_env(script: &str, extra: &[&str], env: &[(&str, &str)]) -> String {
-    let good = format!("{} --depth 1 --hash 1", oxello());
-    let bad = path(&format!("tests/engines/{script}"));
+    let good = format!("{} --depth 1 --hash 1", common::bin());
+    let bad = common::repo_path(&format!("tests/engines/{script}"));
     let mut args = vec![
         "--engine", &good, "--engine", &bad, "--name", "good", "--name", "bad", "--games", "2",
         "--json",
@@ -220,7 +212,7 @@ fn an_engine_that_never_answers_loses() {
 
 #[test]
 fn random_openings_and_text_summary() {
-    let engine = format!("{} --depth 1 --hash 1", oxello());
+    let engine = format!("{} --depth 1 --hash 1", common::bin());
     let text = run_match(&[
         "--engine",
         &engine,
@@ -240,12 +232,12 @@ fn random_openings_and_text_summary() {
 
 #[test]
 fn bad_arguments_fail_cleanly() {
-    let out = Command::new(oxello())
+    let out = Command::new(common::bin())
         .args(["match", "--engine", "x"])
         .output()
         .unwrap();
     assert!(!out.status.success());
-    let out = Command::new(oxello())
+    let out = Command::new(common::bin())
         .args([
             "match",
             "--engine",
@@ -264,13 +256,13 @@ fn bad_arguments_fail_cleanly() {
 fn a_missing_engine_is_a_setup_error_before_any_game() {
     let dir = tempfile::tempdir().unwrap();
     let ggf = dir.path().join("missing.ggf");
-    let out = Command::new(oxello())
+    let out = Command::new(common::bin())
         .args([
             "match",
             "--engine",
             "/nonexistent/engine",
             "--engine",
-            oxello(),
+            common::bin(),
         ])
         .args(["--ggf-out", ggf.to_str().unwrap()])
         .output()
@@ -284,11 +276,11 @@ fn a_missing_engine_is_a_setup_error_before_any_game() {
     assert!(out.stdout.is_empty(), "no summary: no game was played");
     assert!(!ggf.exists(), "no game record");
     // The second engine is named when it is the missing one.
-    let out = Command::new(oxello())
+    let out = Command::new(common::bin())
         .args([
             "match",
             "--engine",
-            oxello(),
+            common::bin(),
             "--engine",
             "/nonexistent/other",
         ])
@@ -305,8 +297,8 @@ fn an_illegal_opening_is_a_setup_error_before_any_engine_starts() {
     // Line 3: after f5 d6, c3 is legal but d6 is taken.
     std::fs::write(&openings, "# two openings\nf5d6c3d3\nf5d6d6\n").unwrap();
     let (log, ggf) = (dir.path().join("starts.log"), dir.path().join("games.ggf"));
-    let engine = path("tests/engines/exits.sh");
-    let out = Command::new(oxello())
+    let engine = common::repo_path("tests/engines/exits.sh");
+    let out = Command::new(common::bin())
         .args(["match", "--engine", &engine, "--engine", &engine])
         .args(["--openings", openings.to_str().unwrap()])
         .args(["--ggf-out", ggf.to_str().unwrap()])
@@ -329,7 +321,7 @@ fn an_illegal_opening_is_a_setup_error_before_any_engine_starts() {
 
 /// An engine command that logs every command it receives to `log` before oxello reads it.
 fn logged_engine(log: &std::path::Path, args: &str) -> String {
-    format!("tee -a {} | {} {args}", log.display(), oxello())
+    format!("tee -a {} | {} {args}", log.display(), common::bin())
 }
 
 #[test]
@@ -378,7 +370,7 @@ fn a_clocked_engine_plays_an_unclocked_one_with_whole_second_time_left() {
 #[test]
 fn more_threads_than_cores_draw_a_warning() {
     let stderr = |engines: [&str; 2], concurrency: &str| {
-        let out = Command::new(oxello())
+        let out = Command::new(common::bin())
             .args(["match", "--games", "2", "--concurrency", concurrency])
             .args(["--engine", engines[0], "--engine", engines[1]])
             .output()
@@ -386,10 +378,10 @@ fn more_threads_than_cores_draw_a_warning() {
         assert!(out.status.success());
         String::from_utf8_lossy(&out.stderr).into_owned()
     };
-    let single = format!("{} --threads 1 --depth 1", oxello());
+    let single = format!("{} --threads 1 --depth 1", common::bin());
     assert!(!stderr([&single, &single], "1").contains("warning"));
     // An oxello without --threads takes every core: two such games at once are too many.
-    let every_core = format!("{} --depth 1", oxello());
+    let every_core = format!("{} --depth 1", common::bin());
     let err = stderr([&every_core, &single], "2");
     assert!(err.contains("warning") && err.contains("exceeds"), "{err}");
 }

@@ -1,5 +1,7 @@
 //! Malformed squares, boards, transcripts and obf lines give errors, never panics.
 
+mod common;
+
 use oxello::engine::board::{Color, Position};
 use oxello::engine::game::Game;
 use oxello::engine::notation::*;
@@ -84,9 +86,7 @@ fn the_ffo_files_parse_completely() {
         ("fforum-20-39.obf", 20),
         ("fforum-40-59.obf", 20),
     ] {
-        let text =
-            std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR")))
-                .unwrap();
+        let text = common::data(name);
         assert_eq!(parse_obf(&text).unwrap().len(), count, "{name}");
     }
 }

@@ -1,5 +1,7 @@
 //! The search thread: exact FFO endgame values, stopping, node limits, table size, analysis lines.
 
+mod common;
+
 use oxello::engine::board::Board;
 use oxello::engine::eval::DISC;
 use oxello::engine::game::Game;
@@ -9,8 +11,7 @@ use oxello::play::thread::{Event, SearchThread};
 use std::time::{Duration, Instant};
 
 fn ffo(name: &str) -> Vec<ObfEntry> {
-    let text = std::fs::read_to_string(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR")))
-        .unwrap();
+    let text = common::data(name);
     parse_obf(&text).unwrap()
 }
 
@@ -315,11 +316,7 @@ fn two_threads_stopped_at_random_points_always_give_a_legal_move() {
     let games: Vec<Game> = [10, 500, 2000]
         .iter()
         .map(|&n| {
-            let text = std::fs::read_to_string(format!(
-                "{}/tests/data/wthor_2024_2025_transcripts.txt",
-                env!("CARGO_MANIFEST_DIR")
-            ))
-            .unwrap();
+            let text = common::data("wthor_2024_2025_transcripts.txt");
             let line = text.lines().nth(n - 1).unwrap();
             Game::from_transcript(line.split_whitespace().nth(2).unwrap()).unwrap()
         })
@@ -362,11 +359,7 @@ fn two_threads_stopped_at_random_points_always_give_a_legal_move() {
 
 /// Positions with `empties` empties from the first held-out WTHOR games, at most `count`.
 fn holdout_positions(empties: usize, count: usize) -> Vec<Board> {
-    let text = std::fs::read_to_string(format!(
-        "{}/tests/data/wthor_holdout.txt",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
+    let text = common::data("wthor_holdout.txt");
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| {

@@ -11,15 +11,17 @@ use oxello::engine::eval::weights::{Weights, PHASES, WEIGHTS_PER_PHASE};
 use std::path::Path;
 use std::process::Output;
 
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 /// `oxello train --data DATA --out OUT` and `options`.
 fn train(data: &Path, out: &Path, options: &[&str]) -> Output {
     oxello(
         &[
-            &["train", "--data", path(data), "--out", path(out)][..],
+            &[
+                "train",
+                "--data",
+                common::path_str(data),
+                "--out",
+                common::path_str(out),
+            ][..],
             options,
         ]
         .concat(),
@@ -68,9 +70,9 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
 fn mean_absolute_error(eval_file: &Path, records: &Path, empties: u32) -> f64 {
     let out = oxello(&[
         "--eval-file",
-        path(eval_file),
+        common::path_str(eval_file),
         "accuracy",
-        path(records),
+        common::path_str(records),
         "--empties",
         &empties.to_string(),
     ]);
@@ -94,7 +96,7 @@ fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
     let out = oxello(&[
         "selfplay",
         "--out",
-        path(&data),
+        common::path_str(&data),
         "--games",
         "20",
         "--exact-empties",

@@ -24,10 +24,15 @@ pub struct Gtp {
     lines: Receiver<String>,
 }
 
+/// The path of the built binary.
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_oxello")
+}
+
 /// The engine's command with piped stdin and stdout, logging at `rust_log` (`RUST_LOG`
 /// unset for `None`).
 pub fn engine_command(args: &[&str], rust_log: Option<&str>) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_oxello"));
+    let mut command = Command::new(bin());
     command
         .args(args)
         .stdin(Stdio::piped())
@@ -42,7 +47,7 @@ pub fn engine_command(args: &[&str], rust_log: Option<&str>) -> Command {
 /// Runs the engine with `args` to its end (stdin empty, `RUST_LOG` as the caller's): its
 /// status, stdout and stderr.
 pub fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_oxello"))
+    Command::new(bin())
         .args(args)
         .stdin(Stdio::null())
         .output()
@@ -197,9 +202,25 @@ impl Drop for Gtp {
     }
 }
 
+/// The absolute path of `relative`, a path inside the repository.
+pub fn repo_path(relative: &str) -> String {
+    format!("{}/{relative}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The absolute path of the test data file `name` (in `tests/data/`).
+pub fn data_path(name: &str) -> String {
+    repo_path(&format!("tests/data/{name}"))
+}
+
+/// The text of the test data file `name`.
 pub fn data(name: &str) -> String {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = data_path(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// A path as the `&str` a command line takes (the tests' temporary paths are UTF-8).
+pub fn path_str(p: &std::path::Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
 }
 
 /// A position reached by random legal play (passes taken when forced) from `start`,
