@@ -60,12 +60,12 @@ fn analyze_takes_options_after_the_position() {
     // GTP's info lines: upper-case moves, GTP's field order; the four first moves tie.
     assert!(
         text.lines()
-            .any(|l| l.starts_with("info depth 4 line 2 score ") && l.contains(" nps ")),
+            .any(|l| l.starts_with("info depth 4@68% line 2 score ") && l.contains(" nps ")),
         "{text}"
     );
     let best = text.lines().last().unwrap();
     assert!(
-        best.starts_with("best ") && best.contains(" depth 4 "),
+        best.starts_with("best ") && best.contains(" depth 4@68% "),
         "{text}"
     );
     let mv = best.split_whitespace().nth(1).unwrap();

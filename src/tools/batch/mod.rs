@@ -7,7 +7,7 @@ use crate::engine::board::Board;
 use crate::engine::eval::DISC;
 use crate::engine::notation::{parse_obf, parse_position, ObfEntry};
 use crate::engine::perft::{perft_parallel, PerftMode};
-use crate::engine::search::{search, Limits};
+use crate::engine::search::{search, Level, Limits};
 use crate::engine::tt::TranspositionTable;
 use crate::play::clock::{solvable_empties, DEFAULT_ANALYSIS_SECONDS, MAX_SECONDS};
 use crate::play::report::{best_line, info_lines, vertex_name};
@@ -148,6 +148,12 @@ fn good_move(entry: &ObfEntry, best: Option<u32>, value: i32, wld: bool) -> bool
     })
 }
 
+/// `oxello levels`: the level table.
+pub fn run_levels() -> ExitCode {
+    out!("{}", crate::engine::search::level::table());
+    ExitCode::SUCCESS
+}
+
 pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
     let (hash, threads) = (hash_mib(args.hash), threads_or_cores(args.threads));
     let position = match parse_position(&args.position) {
@@ -157,18 +163,18 @@ pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let depth = args.depth;
+    let level = args.depth.and_then(Level::new);
     let time = match args.time {
         Some(t) if !(t.is_finite() && t > 0.0) => {
             eprintln!("oxello analyze: --time {t}: expected a positive number of seconds");
             return ExitCode::FAILURE;
         }
         Some(t) => Some(t.min(MAX_SECONDS)),
-        None => depth.is_none().then_some(DEFAULT_ANALYSIS_SECONDS),
+        None => level.is_none().then_some(DEFAULT_ANALYSIS_SECONDS),
     }
     .map(Duration::from_secs_f64);
     let limits = Limits {
-        depth,
+        level,
         soft_time: time,
         hard_time: time,
         lines: args.lines as usize,
@@ -229,8 +235,9 @@ pub struct AnalyzeArgs {
     /// The position: 64 squares a1..h8 (X black, O white, - empty) and the side to move.
     #[arg(allow_hyphen_values = true)]
     pub position: String,
-    /// Deepest midgame iteration, 1-60 (the endgame is solved exactly when it can be).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    /// The level, 1-60 (see `oxello levels`: a midgame depth, or an endgame search with its
+    /// selectivity); 0 or none: search for --time.
+    #[arg(long, value_parser = Level::parse_arg)]
     pub depth: Option<u32>,
     /// Seconds to think (default 10 when no --depth is given).
     #[arg(long)]
