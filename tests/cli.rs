@@ -149,6 +149,26 @@ fn help_says_what_no_subcommand_does() {
     }
 }
 
+/// `solve --wld` agrees with the file's signs (the exact scores' signs: FFO 1-19) and shows
+/// each search's depth with its selectivity, a solve's being 100%.
+#[test]
+fn solve_wld_finds_the_files_signs_and_shows_its_depth() {
+    let (ok, text, err) = run(&["solve", "--wld", "tests/data/fforum-1-19.obf"]);
+    assert!(ok, "{text}{err}");
+    assert!(text.contains(" 0 mismatches"), "{text}");
+    let rows: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with("total"))
+        .collect();
+    assert_eq!(rows.len(), 19, "{text}");
+    for row in rows {
+        let f: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(f[8], format!("{}@100%", f[1]), "{row}");
+        assert!(["-1", "+0", "+1"].contains(&f[2]), "{row}");
+    }
+}
+
 #[test]
 fn a_closed_pipe_ends_a_batch_job_without_a_panic() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_oxello"))
