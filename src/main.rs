@@ -1,10 +1,11 @@
 //! The `oxello` binary: with no subcommand it is the engine, speaking to a GUI or a match
 //! runner on stdin/stdout ([`serve`]); each subcommand is one of the offline [`tools`].
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use oxello::play::session::Settings;
 use oxello::tools::args::{hash_mib, threads_or_cores};
 use oxello::tools::cli::Tool;
+use std::ffi::OsString;
 use std::process::ExitCode;
 
 /// Oxello, an Othello engine.
@@ -14,13 +15,15 @@ use std::process::ExitCode;
 /// sends): every command, reply and error is listed in protocol.md. The subcommands are batch
 /// jobs.
 #[derive(Parser)]
-#[command(version, about, long_about)]
+#[command(version, about, long_about, after_help = PEER_ALIASES)]
 struct Cli {
     /// GTP engine: transposition table size in MiB (1-4096).
     #[arg(long, default_value_t = 64)]
     hash: usize,
-    /// GTP engine: search this many plies per move (as `oxello-depth`), for matches.
-    #[arg(long)]
+    /// GTP/NBoard engine: the level of every move, 1-60 (0: play by the clock; as
+    /// `oxello-depth`): its midgame depth, and where and how surely it solves the endgame
+    /// (see `oxello levels`).
+    #[arg(long, value_parser = oxello::engine::search::Level::parse_arg)]
     depth: Option<u32>,
     /// GTP engine: think this many seconds per move whatever the clock (as `oxello-move_time`;
     /// 0 is off, at most a day).
@@ -59,12 +62,50 @@ enum Command {
     Nboard,
 }
 
+/// The help's note on the peers' words.
+const PEER_ALIASES: &str = "Edax's and Egaroucid's words work too, before any subcommand, so \
+that a GUI set up for them starts Oxello unchanged: -gtp (GTP, the default), -nboard (as \
+`nboard`), -l N or -level N (as --depth N), -nobook (as --no-book).";
+
+/// The command line with the peers' words (see [`PEER_ALIASES`]) made Oxello's, up to the
+/// first subcommand: a subcommand's arguments (a position starting with `-`) stay as they are.
+fn peer_aliases(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let subcommands: Vec<String> = Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    let mut out = Vec::new();
+    let mut nboard = false;
+    let mut args = args.into_iter();
+    out.extend(args.next());
+    for arg in args.by_ref() {
+        let word = arg.to_string_lossy();
+        if subcommands.iter().any(|c| *c == word) {
+            out.push(arg);
+            nboard = false;
+            break;
+        }
+        match word.as_ref() {
+            "-gtp" => {}
+            "-nboard" => nboard = true,
+            "-l" | "-level" => out.push("--depth".into()),
+            "-nobook" => out.push("--no-book".into()),
+            _ => out.push(arg),
+        }
+    }
+    out.extend(args);
+    if nboard {
+        out.push("nboard".into());
+    }
+    out
+}
+
 fn main() -> ExitCode {
     if let Err(e) = oxello::base::cpu::check_this_processor() {
         eprintln!("oxello: {e}");
         return ExitCode::FAILURE;
     }
-    let mut cli = Cli::parse();
+    let mut cli = Cli::parse_from(peer_aliases(std::env::args_os()));
     if let Err(e) = oxello::base::io::init_logging(cli.log_file.as_deref()) {
         eprintln!("oxello: {e}");
         return ExitCode::FAILURE;
@@ -104,7 +145,7 @@ fn serve(cli: &Cli, nboard: bool) -> ExitCode {
     };
     let options = Settings {
         hash_mib: hash_mib(cli.hash),
-        depth: cli.depth.filter(|&d| d > 0),
+        level: cli.depth.and_then(oxello::engine::search::Level::new),
         move_time: cli.move_time.filter(|&t| t > 0.0),
         threads: threads_or_cores(cli.threads),
         book,

@@ -4,7 +4,7 @@
 mod common;
 
 /// The total search nodes of `oxello bench --threads 1`.
-const SIGNATURE: u64 = 65_427_300;
+const SIGNATURE: u64 = 66_756_908;
 
 #[test]
 fn bench_prints_the_expected_signature() {

@@ -9,9 +9,10 @@ use oxello::engine::board::{Board, Position};
 use oxello::engine::eval::DISC;
 use oxello::engine::game::Game;
 use oxello::engine::notation::format_position;
+use oxello::engine::search::{Level, Plan, Selectivity};
 use oxello::engine::symmetry::{transform_board, transform_square};
 use oxello::engine::tt::TranspositionTable;
-use oxello::play::book::jobs::{search_position, SOLVE_EMPTIES};
+use oxello::play::book::jobs::search_position;
 use oxello::play::book::learn::game_keys;
 use oxello::play::book::store::successor;
 use oxello::play::book::{Book, Depth, JobOptions, Jobs, Key};
@@ -410,20 +411,21 @@ fn ffo(number: usize) -> (Board, i32) {
     (entry.position.board, entry.value().unwrap())
 }
 
-/// A book search solves from twice its depth, as a playing level does, but no more than
-/// `SOLVE_EMPTIES`: FFO #40 (20 empties) at depth 10 is solved to its published value, FFO #49
-/// (26 empties) at depth 13 stays a midgame search.
+/// A book search is a search at its level, as the level table says: FFO #40 (20 empties) at
+/// level 10 is solved to its published value, FFO #49 (26 empties) at level 13 stays a
+/// midgame search.
 #[test]
-fn a_book_search_solves_only_up_to_its_empties_bound() {
+fn a_book_search_solves_only_where_its_level_does() {
     let mut tt = TranspositionTable::new(16);
     let stop = AtomicBool::new(false);
     let (board, value) = ffo(40);
-    assert!(board.empty_count() <= SOLVE_EMPTIES);
+    let plan = |level, b: &Board| Level::new(level).unwrap().plan(b.empty_count());
+    assert_eq!(plan(10, &board), Plan::Endgame(Selectivity::Exact));
     let entry = search_position(&mut tt, &Key::of(&board), 10, &stop);
     assert_eq!(entry.depth, Depth::Exact);
     assert_eq!(entry.best_score(), Some(value * DISC));
     let (board, _) = ffo(49);
-    assert!(board.empty_count() > SOLVE_EMPTIES && board.empty_count() <= 26);
+    assert_eq!(plan(13, &board), Plan::Midgame { depth: 13 });
     let entry = search_position(&mut tt, &Key::of(&board), 13, &stop);
     assert_eq!(entry.depth, Depth::Plies(13));
     assert_eq!(entry.scores.len(), board.moves().count_ones() as usize);

@@ -60,12 +60,12 @@ fn analyze_takes_options_after_the_position() {
     // GTP's info lines: upper-case moves, GTP's field order; the four first moves tie.
     assert!(
         text.lines()
-            .any(|l| l.starts_with("info depth 4 line 2 score ") && l.contains(" nps ")),
+            .any(|l| l.starts_with("info depth 4@68% line 2 score ") && l.contains(" nps ")),
         "{text}"
     );
     let best = text.lines().last().unwrap();
     assert!(
-        best.starts_with("best ") && best.contains(" depth 4 "),
+        best.starts_with("best ") && best.contains(" depth 4@68% "),
         "{text}"
     );
     let mv = best.split_whitespace().nth(1).unwrap();
@@ -146,6 +146,26 @@ fn help_says_what_no_subcommand_does() {
             });
             assert!(same_line || next_line, "{sub}: no description: {line}");
         }
+    }
+}
+
+/// `solve --wld` agrees with the file's signs (the exact scores' signs: FFO 1-19) and shows
+/// each search's depth with its selectivity, a solve's being 100%.
+#[test]
+fn solve_wld_finds_the_files_signs_and_shows_its_depth() {
+    let (ok, text, err) = run(&["solve", "--wld", "tests/data/fforum-1-19.obf"]);
+    assert!(ok, "{text}{err}");
+    assert!(text.contains(" 0 mismatches"), "{text}");
+    let rows: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with("total"))
+        .collect();
+    assert_eq!(rows.len(), 19, "{text}");
+    for row in rows {
+        let f: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(f[8], format!("{}@100%", f[1]), "{row}");
+        assert!(["-1", "+0", "+1"].contains(&f[2]), "{row}");
     }
 }
 

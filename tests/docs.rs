@@ -51,6 +51,16 @@ fn mask(line: &str) -> String {
     };
     let mask_part = |part: &str| {
         let number = part.trim_end_matches('s');
+        // A depth with its selectivity (`14@68%`) is a number too (tests/levels.rs checks
+        // the selectivities).
+        let number = number.split_once('@').map_or(number, |(depth, sel)| {
+            let percent = sel.strip_suffix('%').and_then(|p| p.parse::<u8>().ok());
+            if percent.is_some() {
+                depth
+            } else {
+                number
+            }
+        });
         if !number.is_empty() && number.parse::<f64>().is_ok() {
             "N".to_string()
         } else if !part.is_empty() && part.split('-').all(is_move) {

@@ -36,7 +36,7 @@ fn the_recorded_gui_traffic_gets_the_expected_answers() {
     let start = format!("set game (;GM[Othello]PC[NBoard]DT[2026-11-30 03:03:52 GMT]PB[]PW[]RE[?]TI[5:00]TY[8]{START_BO};)");
     e.send(&start);
     e.send("set depth 1");
-    assert_eq!(e.ping(1), vec!["pong 1"]);
+    assert_eq!(e.ping(1), vec!["set myname Oxello1", "pong 1"]);
     e.send("hint 4");
     e.send(&start.replace("PB[]PW[]", "PB[FakeEngine]PW[FakeEngine]"));
     let before_pong = e.ping(2);
@@ -136,7 +136,7 @@ fn hint_streams_its_lines_depth_by_depth() {
     e.send("set depth 6");
     e.ping(1);
     e.send("hint 3");
-    let lines = e.until(|l| l.ends_with(" 0 6") && l.starts_with("search"));
+    let lines = e.until(|l| l.ends_with(" 0 6@68%") && l.starts_with("search"));
     // The third line of depth 6 may come after the first one that ends the wait.
     let mut lines = lines;
     lines.extend(e.ping(2));
@@ -148,7 +148,9 @@ fn hint_streams_its_lines_depth_by_depth() {
             assert_eq!(f.len(), 4, "{l}");
             assert_eq!(f[2], "0", "{l}");
             let pv = f[0].split('-').map(String::from).collect();
-            (pv, f[1].parse().unwrap(), f[3].parse().unwrap())
+            // The depth with the midgame's selectivity, as Edax and NTest write it.
+            let depth = f[3].strip_suffix("@68%").expect("a midgame depth");
+            (pv, f[1].parse().unwrap(), depth.parse().unwrap())
         })
         .collect();
     let depths: Vec<u32> = searches.iter().map(|s| s.2).collect();

@@ -152,7 +152,7 @@ fn analyzing() -> (
     stdin.flush().unwrap();
     let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
-    while !line.starts_with("info depth 14 ") {
+    while !line.starts_with("info depth 14@") {
         line.clear();
         assert!(
             out.read_line(&mut line).unwrap() > 0,
@@ -219,7 +219,7 @@ fn the_log_shows_iterations_and_moves_and_stdout_stays_protocol() {
         let fields: Vec<&str> = line.split(' ').collect();
         assert_eq!(
             fields[1..5],
-            ["INFO", "depth", &depth.to_string(), "midgame"],
+            ["INFO", "depth", &format!("{depth}@68%"), "midgame"],
             "{line}"
         );
         assert!(line.contains(" pv "), "{line}");

@@ -4,7 +4,7 @@
 
 use crate::engine::eval::DISC;
 use crate::engine::notation::square_name;
-use crate::engine::search::Report;
+use crate::engine::search::{Report, Selectivity};
 
 /// A move as the protocols answer it: upper case, `pass` for none.
 pub fn vertex_name(sq: Option<u32>) -> String {
@@ -36,8 +36,8 @@ pub fn info_lines(r: &Report) -> String {
         .map(|(i, l)| {
             format!(
                 "info depth {}{} line {} score {} nodes {} nps {:.0} time {:.3} pv {}\n",
-                r.depth,
-                if r.exact {
+                r.depth_at(),
+                if r.exact || is_selective_endgame(r) {
                     format!(" {}", kind(r))
                 } else {
                     String::new()
@@ -59,18 +59,27 @@ pub fn best_line(r: &Report) -> String {
         "best {} score {} depth {} nodes {} time {:.3}\n",
         vertex_name(r.best_move()),
         format_score(r.score, r.exact),
-        r.depth,
+        r.depth_at(),
         r.nodes,
         r.elapsed.as_secs_f64()
     )
 }
 
-/// What an iteration searched: `midgame` (selective), `wld` or `exact` (endgame solves).
+/// Whether a report is of a selective endgame search: the midgame searches are at 68% (with
+/// Multi-ProbCut) or exact.
+fn is_selective_endgame(r: &Report) -> bool {
+    !matches!(r.selectivity, Selectivity::P68 | Selectivity::Exact)
+}
+
+/// What an iteration searched: `midgame`, `wld` or `exact` (endgame solves), or `endgame` (a
+/// selective endgame search, its selectivity beside the depth).
 fn kind(r: &Report) -> &'static str {
     if r.wld {
         "wld"
     } else if r.exact {
         "exact"
+    } else if is_selective_endgame(r) {
+        "endgame"
     } else {
         "midgame"
     }
@@ -81,7 +90,7 @@ fn kind(r: &Report) -> &'static str {
 pub fn iteration_line(r: &Report) -> String {
     format!(
         "depth {} {} score {} nodes {} nps {:.0} time {:.3} pv {}",
-        r.depth,
+        r.depth_at(),
         kind(r),
         format_score(r.score, r.exact),
         r.nodes,

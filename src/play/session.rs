@@ -6,7 +6,7 @@
 use crate::base::io::{Inbox, Input};
 use crate::engine::board::{Board, Color};
 use crate::engine::game::{Game, GameError};
-use crate::engine::search::{Limits, Report};
+use crate::engine::search::{Level, Limits, Report};
 use crate::play::book::policy::{self, Opening};
 use crate::play::book::{BookMove, Depth};
 use crate::play::clock::{
@@ -24,8 +24,8 @@ const MAX_ANALYSIS_DEPTH: u32 = 60;
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub hash_mib: usize,
-    /// Fixed search depth per move.
-    pub depth: Option<u32>,
+    /// The playing level of every move (see `search::level`); `None`: the clock's.
+    pub level: Option<Level>,
     /// Fixed time per move in seconds.
     pub move_time: Option<f64>,
     /// Threads of every search.
@@ -69,9 +69,8 @@ pub struct Play {
     komi: f64,
     clock: Clock,
     left: [Option<Remaining>; 2],
-    /// A fixed midgame depth n is also a level as Edax's: the root solves exactly once the
-    /// empties are at most 2n.
-    fixed_depth: Option<u32>,
+    /// The playing level of every move (see `search::level`), or `None` for the clock.
+    level: Option<Level>,
     move_time: Option<f64>,
     /// How late searches answer after their hard deadline (the latest, halved at every
     /// search since), kept back from clocks.
@@ -103,7 +102,7 @@ impl Play {
             komi: 0.0,
             clock: Clock::Untimed,
             left: [None, None],
-            fixed_depth: options.depth.filter(|&d| d > 0),
+            level: options.level,
             move_time: options.move_time,
             lag: Duration::ZERO,
             threads: options.threads,
@@ -146,9 +145,9 @@ impl Play {
         self.left[index(color)] = Some(left);
     }
 
-    /// A fixed midgame depth per move (`None`: play by the clock).
-    pub fn set_depth(&mut self, depth: Option<u32>) {
-        self.fixed_depth = depth.filter(|&d| d > 0);
+    /// A playing level for every move (`None`: play by the clock).
+    pub fn set_level(&mut self, level: Option<Level>) {
+        self.level = level;
     }
 
     pub fn set_move_time(&mut self, seconds: Option<f64>) {
@@ -181,9 +180,9 @@ impl Play {
             .then(|| f64::from(self.game.position().black_final_score()) - self.komi)
     }
 
-    /// The depth of a fixed-depth session, if it is one.
-    pub fn fixed_depth(&self) -> Option<u32> {
-        self.fixed_depth
+    /// The playing level of the session, if it has one.
+    pub fn level(&self) -> Option<Level> {
+        self.level
     }
 
     /// Whether input read while the last search ran (not yet handed out) interrupts: what
@@ -287,7 +286,7 @@ impl Play {
 
     /// The book move to play on `board` instead of searching, if any (see [`opening`]).
     fn book_move(&mut self, board: &Board) -> Option<BookMove> {
-        let need = policy::need(self.fixed_depth, self.reach, board.empty_count());
+        let need = policy::need(self.level, self.reach, board.empty_count());
         let book = self.opening.pick(board, need)?;
         log::info!(
             "book move {} (value {}, depth {})",
@@ -308,10 +307,10 @@ impl Play {
                 .clock
                 .budget(self.left[index(color)], empties, self.lag),
         };
-        // A fixed depth without a fixed time plays at that depth, however long it takes.
-        let timed = self.fixed_depth.is_none() || self.move_time.is_some();
+        // A level without a fixed time plays at that level, however long it takes.
+        let timed = self.level.is_none() || self.move_time.is_some();
         Limits {
-            depth: self.fixed_depth,
+            level: self.level,
             soft_time: timed.then_some(soft),
             hard_time: timed.then_some(hard),
             exact_empties: timed.then(|| solvable_empties(soft)),
@@ -325,36 +324,36 @@ impl Play {
         self.think(board, Limits::default(), None, |_| true)
     }
 
-    /// Searches the current position for its `lines` best moves, to `depth` (default: as deep
+    /// Searches the current position for its `lines` best moves at `level` (default: as deep
     /// as it goes), for `seconds` or until stopped, with `progress` after every iteration.
-    /// Without depth or seconds, nothing could stop it once input has ended: it then takes
+    /// Without level or seconds, nothing could stop it once input has ended: it then takes
     /// [`DEFAULT_ANALYSIS_SECONDS`], as `oxello analyze` does.
     pub fn analyze(
         &mut self,
         lines: usize,
-        depth: Option<u32>,
+        level: Option<Level>,
         seconds: Option<f64>,
         progress: impl FnMut(&Report) -> bool,
     ) -> Report {
         let board = self.game.position().board;
         let time = seconds.map(|s| Duration::from_secs_f64(s.min(MAX_SECONDS)));
         let limits = Limits {
-            depth: Some(depth.unwrap_or(MAX_ANALYSIS_DEPTH).min(MAX_ANALYSIS_DEPTH)),
+            depth: level.is_none().then_some(MAX_ANALYSIS_DEPTH),
+            level,
             soft_time: time,
             hard_time: time,
             lines,
             ..Limits::default()
         };
-        let after_eof = (depth.is_none() && seconds.is_none())
+        let after_eof = (level.is_none() && seconds.is_none())
             .then(|| Duration::from_secs_f64(DEFAULT_ANALYSIS_SECONDS));
         self.think(board, limits, after_eof, progress)
     }
 
-    /// Searches `board` at the session's fixed depth and level (its exact solve where the
-    /// level reaches), for a value of a position that is not the current one.
+    /// Searches `board` at the session's level, for a value of a position that is not the current one.
     pub fn evaluate_position(&mut self, board: Board) -> Report {
         let limits = Limits {
-            depth: self.fixed_depth,
+            level: self.level,
             ..Limits::default()
         };
         self.think(board, limits, None, |_| true)

@@ -20,6 +20,10 @@ pub enum Tool {
     ///
     /// Example: oxello analyze "---------------------------OX------XO--------------------------- X" --depth 6
     Analyze(AnalyzeArgs),
+    /// Print the level table (as `--depth`, `oxello-depth`, NBoard's `set depth` and
+    /// `analyze --depth` read it): per level its midgame depth and its endgame stages, the
+    /// empties searched at each selectivity.
+    Levels,
     /// Play a match between two GTP engines, each opening twice with colours swapped.
     Match(MatchArgs),
     /// Run the fixed benchmark (perft, midgame searches, exact solves) and print its node
@@ -53,6 +57,7 @@ impl Tool {
             Tool::Perft(args) => batch::run_perft(&args),
             Tool::Solve(args) => batch::run_solve(&args),
             Tool::Analyze(args) => batch::run_analyze(&args),
+            Tool::Levels => batch::run_levels(),
             Tool::Match(args) => matches::run_match(&args),
             Tool::Bench { threads } => batch::run_bench(threads as usize),
             Tool::Train(args) => training::run_train(&args),

@@ -1,6 +1,7 @@
 //! What a search is asked for and what it answers: its [`Limits`], the node limit's slack, and
 //! the [`Report`] of each iteration with its [`Line`]s.
 
+use super::level::{DepthAt, Level, Selectivity};
 use std::time::{Duration, Instant};
 
 /// How far past a node limit a search on one thread may go: the nodes of one last-empties
@@ -19,8 +20,12 @@ pub(crate) const POLL_INTERVAL: u64 = 4096;
 /// What a search may spend, and what it is asked for.
 #[derive(Clone, Debug)]
 pub struct Limits {
-    /// Deepest midgame iteration.
+    /// Deepest midgame iteration, solving exactly from twice that depth (a fixed depth, not a
+    /// playing level: see `level`).
     pub depth: Option<u32>,
+    /// The playing level: what it searches at the root's empties (see `search::level`);
+    /// `depth` is then not read.
+    pub level: Option<Level>,
     /// Nodes at most: checked at every node but those of the last empties' solver and the
     /// children scored for ordering, so a search may end up to [`node_limit_slack`] past it.
     pub nodes: Option<u64>,
@@ -50,6 +55,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             depth: None,
+            level: None,
             nodes: None,
             soft_time: None,
             hard_time: None,
@@ -75,6 +81,8 @@ pub struct Line {
 pub struct Report {
     /// Midgame depth, or the number of empties for an endgame solve.
     pub depth: u32,
+    /// How sure the search was: the midgame's ProbCut, or the endgame pass's.
+    pub selectivity: Selectivity,
     /// The score is the exact final result (or its win/loss/draw sign if `wld`).
     pub exact: bool,
     pub wld: bool,
@@ -90,6 +98,11 @@ pub struct Report {
 impl Report {
     pub fn best_move(&self) -> Option<u32> {
         self.lines.first().and_then(|l| l.pv.first().copied())
+    }
+
+    /// The depth and selectivity, as the peers print them: `14@68%`, `24@100%`.
+    pub fn depth_at(&self) -> DepthAt {
+        DepthAt(self.depth, self.selectivity)
     }
 
     pub fn nodes_per_second(&self) -> f64 {

@@ -3,7 +3,7 @@
 //!
 //! Its modules, each depending only on those before it:
 //!
-//! 1. `limits`: what a search is asked for ([`Limits`]) and what it answers ([`Report`]);
+//! 1. [`level`]: the playing levels' table; `limits`: what a search is asked for ([`Limits`]) and what it answers ([`Report`]);
 //! 2. `movelist`: the moves of a node with their flips and sort keys;
 //! 3. `parallel`: split points and the pool of idle threads (Young Brothers Wait), generic
 //!    over the kind of node a split point holds;
@@ -33,6 +33,7 @@
 //! `midgame`), and the root alone hands a position over to the solver.
 
 pub mod endgame;
+pub mod level;
 mod limits;
 mod midgame;
 mod movelist;
@@ -41,8 +42,8 @@ mod parallel;
 pub mod probcut;
 mod root;
 
+pub use level::{DepthAt, Level, Plan, Selectivity};
 pub use limits::{node_limit_slack, Limits, Line, Report, NODE_LIMIT_SLACK};
-pub use root::{solved_from, solves_after};
 
 use crate::engine::board::Board;
 use crate::engine::tt::TranspositionTable;

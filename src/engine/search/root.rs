@@ -4,6 +4,7 @@
 //! search hands over from the midgame to the endgame.
 
 use super::endgame::levels::{endgame_levels, midgame_level, EXACT_LEVEL};
+use super::level::{DepthAt, Plan, Selectivity};
 use super::limits::{Limits, Line, Report};
 use super::node::{Searcher, INFINITY, MAX_SCORE};
 use crate::engine::board::{flips, Board, Squares};
@@ -32,16 +33,25 @@ struct RootMoves {
     improvement: Option<RootMove>,
 }
 
-/// The most empties a search that has finished `depth` midgame plies solves exactly next
-/// (Edax's levels: twice the depth), as a fixed depth does.
-pub fn solved_from(depth: u32) -> u32 {
-    2 * depth
+/// Whether a search that has finished `depth` midgame plies has ordered a position of
+/// `empties` well enough for its solve: at twice that depth (Edax's levels 1-10).
+fn ordered_for_solve(depth: u32, empties: u32) -> bool {
+    empties <= 2 * depth
 }
 
-/// Whether a search that has finished `depth` midgame plies solves a position of `empties`
-/// exactly next (see [`solved_from`]).
-pub fn solves_after(depth: u32, empties: u32) -> bool {
-    empties <= solved_from(depth)
+/// What a search of `limits` does at `empties`: the deepest midgame iteration, whether a solve
+/// may come before the midgame reaches the end, and the solve's selectivity.
+fn root_plan(limits: &Limits, empties: u32) -> (u32, bool, Selectivity) {
+    let timed_solve = limits.exact_empties.is_none_or(|e| empties <= e);
+    match limits.level.map(|l| l.plan(empties)) {
+        Some(Plan::Midgame { depth }) => (depth, false, Selectivity::Exact),
+        Some(Plan::Endgame(sel)) => (u32::MAX, timed_solve, sel),
+        None => (
+            limits.depth.unwrap_or(u32::MAX).max(1),
+            timed_solve,
+            Selectivity::Exact,
+        ),
+    }
 }
 
 impl Searcher<'_> {
@@ -63,6 +73,7 @@ impl Searcher<'_> {
         // Before the first iteration ends, the best-ordered move is the answer.
         let mut report = Report {
             depth: 0,
+            selectivity: Selectivity::P68,
             exact: false,
             wld: false,
             lines: root
@@ -82,29 +93,40 @@ impl Searcher<'_> {
             return self.report_without_moves(board, limits, start);
         }
         let lines = limits.lines.clamp(1, root.moves.len());
-        let max_depth = limits.depth.unwrap_or(u32::MAX).max(1);
-        // The deepest midgame iteration finished; an exact solve follows once the empties are
-        // at most twice that depth, or that depth orders the endgame's first moves well enough
+        let (max_depth, solvable, target) = root_plan(limits, empties);
+        let midgame_sel = if limits.probcut {
+            Selectivity::P68
+        } else {
+            Selectivity::Exact
+        };
+        // The deepest midgame iteration finished; a solve follows once the empties are at
+        // most twice that depth, or that depth orders the endgame's first moves well enough
         // (or the next iteration would reach the end anyway).
         let mut completed = 0;
         // Midgame iterations cut by Multi-ProbCut, or not; the final solve (always the last
         // iteration) sets its own levels.
         self.level = midgame_level(limits.probcut);
         loop {
-            let solvable = limits.exact_empties.is_none_or(|e| empties <= e);
-            // Without a fixed depth, a solve small enough to finish here starts once the
-            // midgame has ordered its first moves.
+            // Without a fixed depth or level, a solve small enough to finish here starts once
+            // the midgame has ordered its first moves.
             let early = limits.depth.is_none()
+                && limits.level.is_none()
                 && completed >= ENDGAME_ORDER_DEPTH
                 && empties <= EARLY_SOLVE_EMPTIES;
-            let ordered = solves_after(completed, empties) || early;
+            let ordered = ordered_for_solve(completed, empties) || early;
             let exact = completed + 1 >= empties || (ordered && solvable);
             if !exact && completed >= max_depth {
                 break;
             }
             root.improvement = None;
+            // The midgame reaching the end by itself is a solve: an exact one.
+            let sel = if completed + 1 >= empties {
+                Selectivity::Exact
+            } else {
+                target
+            };
             let score = if exact {
-                self.root_endgame(board, &mut root, lines, limits.wld, report.score)
+                self.root_endgame(board, &mut root, lines, limits.wld, report.score, sel)
             } else {
                 let depth = completed as i32 + 1;
                 // The first iterations' scores swing too much to aim a window with.
@@ -123,7 +145,8 @@ impl Searcher<'_> {
             }
             report = Report {
                 depth: if exact { empties } else { completed + 1 },
-                exact,
+                selectivity: if exact { sel } else { midgame_sel },
+                exact: exact && sel == Selectivity::Exact,
                 wld: exact && limits.wld,
                 lines: root.moves[..lines]
                     .iter()
@@ -151,6 +174,7 @@ impl Searcher<'_> {
         let inner = if passed.moves() == 0 {
             Report {
                 depth: 0,
+                selectivity: Selectivity::Exact,
                 exact: true,
                 wld: false,
                 lines: Vec::new(),
@@ -336,8 +360,9 @@ impl Searcher<'_> {
         kept[0]
     }
 
-    /// The final iteration: every root move solved to the end, after selective passes that
-    /// leave a better move order behind; each pass aims its window at the last one's score.
+    /// The final iteration: every root move searched to the end at selectivity `target`, after
+    /// selective passes that leave a better move order behind; each pass aims its window at the
+    /// last one's score.
     fn root_endgame(
         &mut self,
         board: &Board,
@@ -345,13 +370,14 @@ impl Searcher<'_> {
         lines: usize,
         wld: bool,
         guess: i32,
+        target: Selectivity,
     ) -> i32 {
         let solve = |s: &mut Self, b: &Board, a, be| {
             let (a, be) = disc_window(a, be);
             s.solve(b, a, be) * DISC
         };
         let mut score = guess;
-        for level in endgame_levels(board.empty_count()) {
+        for level in endgame_levels(board.empty_count(), target) {
             self.level = level;
             score = if wld {
                 self.root_search(board, root, lines, -DISC, DISC, solve)
@@ -363,7 +389,11 @@ impl Searcher<'_> {
             if self.stopped {
                 break;
             }
-            log::debug!("endgame level {level}: score {score}, {} nodes", self.nodes);
+            log::debug!(
+                "endgame {}: score {score}, {} nodes",
+                DepthAt(board.empty_count(), Selectivity::ENDGAME[level as usize]),
+                self.nodes
+            );
         }
         self.level = EXACT_LEVEL;
         score

@@ -186,8 +186,8 @@ impl<W: Write> Session<W> {
                 evaluate(&self.play.game().position().board),
                 false,
             )),
-            Depth(d) => {
-                self.play.set_depth(Some(d));
+            Depth(level) => {
+                self.play.set_level(level);
                 Ok(String::new())
             }
             MoveTime(s) => {

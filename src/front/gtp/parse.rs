@@ -4,6 +4,7 @@
 use crate::engine::board::{Color, Position};
 use crate::engine::game::Move;
 use crate::engine::notation::{parse_board_chars, parse_side};
+use crate::engine::search::Level;
 use crate::play::clock::MAX_SECONDS;
 use nom::branch::alt;
 use nom::bytes::complete::{tag_no_case, take_while1};
@@ -51,7 +52,7 @@ pub enum Command {
     Perft(u32),
     Solve,
     Eval,
-    Depth(u32),
+    Depth(Option<Level>),
     MoveTime(f64),
     Hash(usize),
     Threads(usize),
@@ -295,10 +296,9 @@ pub const COMMANDS: &[Spec] = &[
     }),
     spec("eval", "", (0, 0), |_| Ok(Command::Eval)),
     spec("oxello-depth", "<n>", (1, 1), |a| {
-        match whole(a[0], "a depth 0..60", unsigned)? {
-            d @ 0..=60 => Ok(Command::Depth(d as u32)),
-            _ => syntax("expected a depth 0..60"),
-        }
+        Level::parse(a[0])
+            .map(Command::Depth)
+            .or_else(|_| syntax(format!("expected a level 0..60, got '{}'", shorten(a[0]))))
     }),
     spec("oxello-move_time", "<seconds>", (1, 1), move_time),
     spec("oxello-hash", "<MiB>", (1, 1), |a| {

@@ -12,15 +12,15 @@ use crate::base::io::{Input, Output, MAX_LINE};
 use crate::engine::board::Squares;
 use crate::engine::eval::DISC;
 use crate::engine::notation::square_name;
-use crate::engine::search::Report;
+use crate::engine::search::{Level, Report};
 use crate::play::book::Depth;
 use crate::play::session::{Choice, Play, Settings};
 use crossbeam_channel::Receiver;
 use parse::{parse_command, Command};
 use std::io::Write;
 
-/// The midgame depth until NBoard sets one.
-const DEFAULT_DEPTH: u32 = 12;
+/// The level until NBoard sets one.
+const DEFAULT_LEVEL: u32 = 12;
 
 /// Runs an NBoard session on `out` until `quit` or EOF, `first` being the first line read.
 pub fn run(first: Input, input: Receiver<Input>, out: impl Write, options: &Settings) {
@@ -54,10 +54,20 @@ fn move_name(sq: Option<u32>) -> String {
     sq.map_or_else(|| "PA".into(), |s| square_name(s).to_uppercase())
 }
 
+/// A search's depth as NBoard's hint lines carry it: `100%` for an exact solve (as for exact
+/// book moves), `26@95%` for a selective one, the midgame's as `20@68%`.
+fn hint_depth(r: &Report) -> String {
+    if r.exact {
+        "100%".into()
+    } else {
+        r.depth_at().to_string()
+    }
+}
+
 impl<W: Write> Session<W> {
     pub fn new(input: Receiver<Input>, out: W, options: &Settings) -> Session<W> {
         let mut play = Play::new(input, options, interrupts);
-        play.set_depth(Some(options.depth.unwrap_or(DEFAULT_DEPTH)));
+        play.set_level(options.level.or(Level::new(DEFAULT_LEVEL)));
         Session {
             play,
             out: Output::new(out),
@@ -108,7 +118,11 @@ impl<W: Write> Session<W> {
                 self.send(&format!("set myname Oxello {}", env!("CARGO_PKG_VERSION")))
             }
             Command::SetGame(game) => self.play.set_game(game),
-            Command::SetDepth(n) => self.play.set_depth(Some(n)),
+            Command::SetDepth(level) => {
+                self.play.set_level(Some(level));
+                // As NTest and Edax do, so that saved games record the level.
+                self.send(&format!("set myname Oxello{level}"));
+            }
             Command::SetContempt(_) => self.status(
                 "contempt ignored: Oxello plays for the best disc count, and a draw is worth 0",
             ),
@@ -129,7 +143,8 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// A `status` line for each finished iteration of a search, with its depth and score.
+    /// A `status` line for each finished iteration of a search, with its depth, selectivity
+    /// and score.
     fn progress_status(out: &mut Output<W>, r: &Report) -> bool {
         let kind = if r.exact { "exact" } else { "depth" };
         let pv = r.lines.first().map_or(String::new(), |l| {
@@ -140,7 +155,7 @@ impl<W: Write> Session<W> {
         });
         out.write(&format!(
             "status {kind} {} score {} nodes {} {pv}\n",
-            r.depth,
+            r.depth_at(),
             discs(r.score),
             r.nodes
         ))
@@ -186,15 +201,16 @@ impl<W: Write> Session<W> {
         }
         let lines = n.min(Squares(position.moves_of(position.side)).count());
         self.book_hints(&position.board, lines);
-        let depth = self.play.fixed_depth();
+        let level = self.play.level();
         let out = &mut self.out;
-        self.play.analyze(lines, depth, None, |r| {
+        self.play.analyze(lines, level, None, |r| {
             let text: String = r
                 .lines
                 .iter()
                 .map(|l| {
                     let pv: Vec<String> = l.pv.iter().map(|&m| move_name(Some(m))).collect();
-                    format!("search {} {} 0 {}\n", pv.join("-"), discs(l.score), r.depth)
+                    let depth = hint_depth(r);
+                    format!("search {} {} 0 {depth}\n", pv.join("-"), discs(l.score))
                 })
                 .collect();
             out.write(&text)

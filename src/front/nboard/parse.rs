@@ -4,6 +4,8 @@
 
 use crate::engine::game::{Game, Move};
 use crate::engine::ggf::{annotated_move, parse_ggf};
+use crate::engine::search::level::MAX_LEVEL;
+use crate::engine::search::Level;
 use nom::branch::alt;
 use nom::bytes::complete::tag;
 use nom::character::complete::{char, digit1, space1};
@@ -16,7 +18,7 @@ use nom::IResult;
 pub enum Command {
     Hello(u32),
     SetGame(Game),
-    SetDepth(u32),
+    SetDepth(Level),
     SetContempt(i64),
     Move(Move),
     Ping(u64),
@@ -27,8 +29,6 @@ pub enum Command {
     Quit,
 }
 
-/// The deepest `set depth`.
-pub const MAX_DEPTH: u32 = 60;
 /// The most lines a `hint` gets.
 pub const MAX_HINTS: usize = 32;
 
@@ -55,15 +55,15 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         value(Command::Quit, tag("quit")),
     )))(line);
     match parsed {
-        Ok((_, Command::SetDepth(d))) if !(1..=MAX_DEPTH).contains(&d) => {
-            Err(format!("depth {d} is outside 1-{MAX_DEPTH}"))
-        }
         Ok((_, Command::Hint(n))) if !(1..=MAX_HINTS).contains(&n) => {
             Err(format!("hint {n} is outside 1-{MAX_HINTS}"))
         }
         Ok((_, command)) => Ok(command),
         Err(_) => Err(match word {
             "" => "empty line".to_string(),
+            "set" if line.split_whitespace().nth(1) == Some("depth") => {
+                format!("'{}': the depth is a level 1-{MAX_LEVEL}", shorten(line))
+            }
             "nboard" | "set" | "move" | "ping" | "hint" | "go" | "learn" | "analyze" | "quit" => {
                 format!("malformed '{word}' command: '{}'", shorten(line))
             }
@@ -93,8 +93,12 @@ fn signed(i: &str) -> IResult<&str, i64> {
 
 fn setting(i: &str) -> IResult<&str, Command> {
     alt((
-        map(preceded(pair(tag("depth"), space1), number), |d| {
-            Command::SetDepth(d.min(u64::from(u32::MAX)) as u32)
+        map_res(preceded(pair(tag("depth"), space1), digit1), |d: &str| {
+            d.parse()
+                .ok()
+                .and_then(Level::new)
+                .map(Command::SetDepth)
+                .ok_or(())
         }),
         map(preceded(pair(tag("contempt"), space1), signed), |c| {
             Command::SetContempt(c)

@@ -6,7 +6,8 @@
 
 use super::file::BookError;
 use super::store::{Book, Depth, Entry, Key, Scored};
-use crate::engine::search::{search, solved_from, Limits};
+use crate::engine::search::level::MAX_LEVEL;
+use crate::engine::search::{search, Level, Limits};
 use crate::engine::tt::TranspositionTable;
 use crossbeam_channel::{unbounded, Sender};
 use std::path::PathBuf;
@@ -16,14 +17,9 @@ use std::time::{Duration, Instant};
 /// Each search's table: part of what a search's result depends on, so fixed.
 pub const HASH_MIB: usize = 16;
 
-/// The most empties a book search solves before its depth reaches the end. A playing
-/// level solves from twice its depth ([`solved_from`]), and so does a book search up
-/// to here; beyond, the solve of every move would take minutes where the search takes seconds.
-pub const SOLVE_EMPTIES: u32 = 24;
-
-/// Searches `key`'s position `depth` plies deep (exactly from twice the depth, up to
-/// [`SOLVE_EMPTIES`], or where the depth reaches the end),
-/// scoring every legal move. `stop` aborts it: the entry is then not to be kept.
+/// Searches `key`'s position at the playing level `depth` (1-60, see `search::level`: a
+/// midgame search of that depth, or the level's endgame search), scoring every legal move.
+/// `stop` aborts it: the entry is then not to be kept.
 pub fn search_position(
     tt: &mut TranspositionTable,
     key: &Key,
@@ -33,9 +29,8 @@ pub fn search_position(
     tt.clear();
     let board = key.board();
     let limits = Limits {
-        depth: Some(depth.max(1)),
+        level: Level::new(depth.clamp(1, MAX_LEVEL)),
         lines: board.moves().count_ones() as usize,
-        exact_empties: Some(solved_from(depth).min(SOLVE_EMPTIES)),
         ..Limits::default()
     };
     let report = search(tt, stop, &board, &limits, |_| {});
@@ -81,7 +76,7 @@ pub struct Checkpoint {
 /// How the searches of a run are made.
 #[derive(Clone, Debug)]
 pub struct JobOptions {
-    /// Plies of every search (exact where the search reaches the end).
+    /// The level of every search (see `search::level`).
     pub depth: u32,
     /// Positions searched at once, each on one thread.
     pub threads: usize,

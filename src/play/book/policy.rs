@@ -12,7 +12,7 @@ use crate::base::rng::Rng;
 use crate::engine::board::Board;
 use crate::engine::eval::DISC;
 use crate::engine::game::Game;
-use crate::engine::search::solves_after;
+use crate::engine::search::{Level, Plan, Selectivity};
 use crate::play::book::{Book, BookError, BookMove, Depth};
 use crate::play::report::{format_score, vertex_name};
 use std::fmt;
@@ -105,9 +105,13 @@ impl fmt::Display for LearnError {
     }
 }
 
-/// The depth a search reaches at `empties` with a fixed depth of `plies`.
-fn level_depth(plies: u32, empties: u32) -> Depth {
-    Depth::searched(plies, solves_after(plies, empties))
+/// The depth a search of `level` reaches at `empties`: its midgame depth, the empties for a
+/// selective endgame search, or the end.
+fn level_depth(level: Level, empties: u32) -> Depth {
+    match level.plan(empties) {
+        Plan::Midgame { depth } => Depth::searched(depth, false),
+        Plan::Endgame(sel) => Depth::searched(empties, sel == Selectivity::Exact),
+    }
 }
 
 /// How many more empties than a search's a position may have for that search's depth to
@@ -119,9 +123,9 @@ const REACH_EMPTIES: u32 = 12;
 /// depth reaches; by the clock, the depth of the search in `reach` (its empties and depth),
 /// from a position with at most [`REACH_EMPTIES`] fewer empties (the clock reaches about as
 /// deep in the opening, deeper as the board fills); `None`: any depth will do.
-pub fn need(fixed_depth: Option<u32>, reach: Option<(u32, Depth)>, empties: u32) -> Option<Depth> {
-    match fixed_depth {
-        Some(plies) => Some(level_depth(plies, empties)),
+pub fn need(level: Option<Level>, reach: Option<(u32, Depth)>, empties: u32) -> Option<Depth> {
+    match level {
+        Some(level) => Some(level_depth(level, empties)),
         None => reach
             .filter(|&(e, _)| e + REACH_EMPTIES >= empties)
             .map(|(_, d)| d),
@@ -236,8 +240,9 @@ mod tests {
 
     #[test]
     fn fixed_depth_needs_its_level() {
-        assert_eq!(need(Some(8), None, 56), Some(Depth::Plies(8)));
-        assert_eq!(need(Some(8), None, 16), Some(Depth::Exact));
+        assert_eq!(need(Level::new(8), None, 56), Some(Depth::Plies(8)));
+        assert_eq!(need(Level::new(8), None, 16), Some(Depth::Exact));
+        assert_eq!(need(Level::new(20), None, 26), Some(Depth::Plies(26)));
         assert!(Depth::Exact >= Depth::Plies(60));
     }
 

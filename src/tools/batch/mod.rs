@@ -7,7 +7,7 @@ use crate::engine::board::Board;
 use crate::engine::eval::DISC;
 use crate::engine::notation::{parse_obf, parse_position, ObfEntry};
 use crate::engine::perft::{perft_parallel, PerftMode};
-use crate::engine::search::{search, Limits};
+use crate::engine::search::{search, Level, Limits};
 use crate::engine::tt::TranspositionTable;
 use crate::play::clock::{solvable_empties, DEFAULT_ANALYSIS_SECONDS, MAX_SECONDS};
 use crate::play::report::{best_line, info_lines, vertex_name};
@@ -89,7 +89,9 @@ pub fn run_solve(args: &SolveArgs) -> ExitCode {
     let mut tt = TranspositionTable::new(hash);
     let stop = AtomicBool::new(false);
     let (mut nodes, mut secs, mut mismatches) = (0u64, 0f64, 0);
-    outln!("  #  empties  value  move  expected      nodes     time      nodes/s");
+    // A win/loss/draw search shows its depth and selectivity too, as the peers print it.
+    let depth_column = if wld { "  depth" } else { "" };
+    outln!("  #  empties  value  move  expected      nodes     time      nodes/s{depth_column}");
     for (i, entry) in entries.iter().enumerate() {
         tt.clear();
         let limits = Limits {
@@ -98,7 +100,13 @@ pub fn run_solve(args: &SolveArgs) -> ExitCode {
             ..Limits::default()
         };
         let report = search(&tt, &stop, &entry.position.board, &limits, |_| {});
-        let value = report.score / DISC;
+        // A win/loss/draw search proves a bound beyond ±1 disc (fail-soft): only its sign
+        // is the result.
+        let value = if wld {
+            (report.score / DISC).signum()
+        } else {
+            report.score / DISC
+        };
         let best = report.best_move();
         let expected = entry.value().map(|v| if wld { v.signum() } else { v });
         let ok = expected.is_none_or(|v| v == value) && good_move(entry, best, value, wld);
@@ -106,7 +114,7 @@ pub fn run_solve(args: &SolveArgs) -> ExitCode {
             mismatches += 1;
         }
         outln!(
-            "{:3}  {:7}  {:+5}  {:>4}  {:>8}  {:>10}  {:7.3}s  {:11.0}{}",
+            "{:3}  {:7}  {:+5}  {:>4}  {:>8}  {:>10}  {:7.3}s  {:11.0}{}{}",
             i + 1,
             entry.position.board.empty_count(),
             value,
@@ -115,6 +123,11 @@ pub fn run_solve(args: &SolveArgs) -> ExitCode {
             report.nodes,
             report.elapsed.as_secs_f64(),
             report.nodes_per_second(),
+            if wld {
+                format!("  {}", report.depth_at())
+            } else {
+                String::new()
+            },
             if ok { "" } else { "  MISMATCH" }
         );
         nodes += report.nodes;
@@ -148,6 +161,12 @@ fn good_move(entry: &ObfEntry, best: Option<u32>, value: i32, wld: bool) -> bool
     })
 }
 
+/// `oxello levels`: the level table.
+pub fn run_levels() -> ExitCode {
+    out!("{}", crate::engine::search::level::table());
+    ExitCode::SUCCESS
+}
+
 pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
     let (hash, threads) = (hash_mib(args.hash), threads_or_cores(args.threads));
     let position = match parse_position(&args.position) {
@@ -157,18 +176,18 @@ pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let depth = args.depth;
+    let level = args.depth.and_then(Level::new);
     let time = match args.time {
         Some(t) if !(t.is_finite() && t > 0.0) => {
             eprintln!("oxello analyze: --time {t}: expected a positive number of seconds");
             return ExitCode::FAILURE;
         }
         Some(t) => Some(t.min(MAX_SECONDS)),
-        None => depth.is_none().then_some(DEFAULT_ANALYSIS_SECONDS),
+        None => level.is_none().then_some(DEFAULT_ANALYSIS_SECONDS),
     }
     .map(Duration::from_secs_f64);
     let limits = Limits {
-        depth,
+        level,
         soft_time: time,
         hard_time: time,
         lines: args.lines as usize,
@@ -229,8 +248,9 @@ pub struct AnalyzeArgs {
     /// The position: 64 squares a1..h8 (X black, O white, - empty) and the side to move.
     #[arg(allow_hyphen_values = true)]
     pub position: String,
-    /// Deepest midgame iteration, 1-60 (the endgame is solved exactly when it can be).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    /// The level, 1-60 (see `oxello levels`: a midgame depth, or an endgame search with its
+    /// selectivity); 0 or none: search for --time.
+    #[arg(long, value_parser = Level::parse_arg)]
     pub depth: Option<u32>,
     /// Seconds to think (default 10 when no --depth is given).
     #[arg(long)]

@@ -18,7 +18,7 @@ use crate::engine::eval::{Children, DISC};
 use crate::engine::stability::corner_stable;
 use crate::engine::tt::{Part, NO_MOVE};
 use last::{odd_quadrants, solve_shallow, stability_bound};
-use levels::{endgame_depth, endgame_level, EXACT_LEVEL, MARGINS};
+use levels::{endgame_depth, endgame_level, margin, EXACT_LEVEL};
 
 /// From this many empties on, results go to the transposition table.
 const TABLE_EMPTIES: u32 = 10;
@@ -188,7 +188,7 @@ impl Searcher<'_> {
     fn probcut(&mut self, b: &Board, alpha: i32, beta: i32) -> Option<i32> {
         let empties = b.empty_count();
         let depth = endgame_shallow_depth(empties);
-        let margin = MARGINS[self.level as usize] * endgame_sigma(depth) / 10;
+        let margin = margin(self.level) * endgame_sigma(depth) / 10;
         if beta < 64 {
             let bound = beta * DISC + margin - ENDGAME_BIAS;
             if self.nws(b, depth as i32, bound - 1) >= bound {
