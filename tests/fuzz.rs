@@ -124,6 +124,9 @@ impl Figures {
     }
 }
 
+/// A session over fuzzed lines (each with whether it is a valid command as it stands).
+type Session = fn(&[(Vec<u8>, bool)]) -> Result<(), Failure>;
+
 /// One engine process, its stdin and its output lines.
 struct Engine {
     child: Child,
@@ -506,7 +509,7 @@ fn run(
     valid: &'static [&'static str],
     sessions: usize,
     per_session: usize,
-    session: fn(&[(Vec<u8>, bool)]) -> Result<(), Failure>,
+    session: Session,
 ) -> Figures {
     let mut runner = TestRunner::deterministic();
     let mut figures = Figures::default();
@@ -558,7 +561,7 @@ fn long_run_lines() -> usize {
 fn long_run(
     protocol: &str,
     valid: &'static [&'static str],
-    session: fn(&[(Vec<u8>, bool)]) -> Result<(), Failure>,
+    session: Session,
 ) {
     let per_session = 500;
     let sessions = long_run_lines().div_ceil(per_session);
