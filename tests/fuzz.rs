@@ -558,11 +558,7 @@ fn long_run_lines() -> usize {
         .unwrap_or(10_000)
 }
 
-fn long_run(
-    protocol: &str,
-    valid: &'static [&'static str],
-    session: Session,
-) {
+fn long_run(protocol: &str, valid: &'static [&'static str], session: Session) {
     let per_session = 500;
     let sessions = long_run_lines().div_ceil(per_session);
     let started = std::time::Instant::now();

@@ -4,7 +4,6 @@
 use crate::base::datafile::{remove_stale_temporaries, write_atomically};
 use crate::engine::board::Board;
 use crate::engine::eval::evaluate;
-use crate::engine::eval::patterns::PHASE_WEIGHTS;
 use crate::engine::eval::weights::{Weights, PHASE_WIDTH, WEIGHTS_PER_PHASE};
 use crate::engine::eval::DISC;
 use crate::engine::game::Game;
@@ -296,9 +295,7 @@ fn check_fit(values: &[i16], phases: &[fit::PhaseFit]) -> Result<(), String> {
         return Err("every weight is zero".into());
     }
     for (p, phase) in phases.iter().zip(values.chunks(WEIGHTS_PER_PHASE)) {
-        // A phase's values: its patterns' first, then the bias and the scalar features'.
-        let learnt = phase[..PHASE_WEIGHTS].iter().any(|&v| v != 0);
-        if p.train > 0 && !learnt {
+        if p.train > 0 && phase.iter().all(|&v| v == 0) {
             return Err(format!(
                 "phase {} learnt nothing from {} samples",
                 p.phase, p.train
