@@ -405,7 +405,8 @@ fn nboard_move(text: &str) -> Option<Option<u32>> {
 }
 
 /// The position after the moves of a `set game` record (the fuzz's records all start from
-/// the start): its `B[..]` and `W[..]` properties, names in capitals as GGF has them.
+/// the start): its `B[..]` and `W[..]` properties, names in capitals as GGF has them, values
+/// read without the white space around them.
 fn ggf_game(text: &str) -> Result<Pos, Failure> {
     let mut pos = Pos::start();
     for (i, _) in text
@@ -413,10 +414,11 @@ fn ggf_game(text: &str) -> Result<Pos, Failure> {
         .chain(text.match_indices("W["))
         .collect::<std::collections::BTreeMap<_, _>>()
     {
-        if i == 0 || &text[i - 1..i] != "]" {
+        // A property follows the last one's `]`, maybe after ASCII white space.
+        if !text[..i].trim_end_matches([' ', '\t', '\r', '\n']).ends_with(']') {
             continue;
         }
-        let value = text[i + 2..].split(']').next().unwrap_or("");
+        let value = text[i + 2..].split(']').next().unwrap_or("").trim();
         let word = value.split('/').next().unwrap_or("");
         let mv = match word.to_ascii_lowercase().as_str() {
             "pa" => Some(None),
