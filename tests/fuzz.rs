@@ -415,7 +415,10 @@ fn ggf_game(text: &str) -> Result<Pos, Failure> {
         .collect::<std::collections::BTreeMap<_, _>>()
     {
         // A property follows the last one's `]`, maybe after ASCII white space.
-        if !text[..i].trim_end_matches([' ', '\t', '\r', '\n']).ends_with(']') {
+        if !text[..i]
+            .trim_end_matches([' ', '\t', '\r', '\n'])
+            .ends_with(']')
+        {
             continue;
         }
         let value = text[i + 2..].split(']').next().unwrap_or("").trim();
