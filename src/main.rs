@@ -3,7 +3,8 @@
 
 use clap::{CommandFactory, Parser, Subcommand};
 use oxello::play::session::Settings;
-use oxello::tools::args::{hash_mib, threads_or_cores};
+use oxello::play::values::{Discs, HashMib, Seconds, Threads};
+use oxello::tools::args::threads_or_cores;
 use oxello::tools::cli::Tool;
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -18,8 +19,8 @@ use std::process::ExitCode;
 #[command(version, about, long_about, after_help = PEER_ALIASES)]
 struct Cli {
     /// GTP engine: transposition table size in MiB (1-4096).
-    #[arg(long, default_value_t = 64)]
-    hash: usize,
+    #[arg(long, default_value = "64", value_parser = str::parse::<HashMib>)]
+    hash: HashMib,
     /// GTP/NBoard engine: the level of every move, 1-60 (0: play by the clock; as
     /// `oxello-depth`): its midgame depth, and where and how surely it solves the endgame
     /// (see `oxello levels`).
@@ -27,15 +28,15 @@ struct Cli {
     depth: Option<u32>,
     /// GTP engine: think this many seconds per move whatever the clock (as `oxello-move_time`;
     /// 0 is off, at most a day).
-    #[arg(long, allow_negative_numbers = true, value_parser = oxello::play::clock::parse_seconds)]
-    move_time: Option<f64>,
+    #[arg(long, allow_negative_numbers = true, value_parser = str::parse::<Seconds>)]
+    move_time: Option<Seconds>,
     /// GTP/NBoard engine: also write the log (every search iteration, every move, and the
     /// protocol traffic both ways) to this file, emptied first.
     #[arg(long)]
     log_file: Option<std::path::PathBuf>,
     /// GTP engine: threads per search, 1-256 (default: every core; as `oxello-threads`).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
-    threads: Option<u64>,
+    #[arg(long, value_parser = str::parse::<Threads>)]
+    threads: Option<Threads>,
     /// GTP engine: play from this opening book (default: the shipped one); NBoard's `learn`
     /// adds games to it.
     #[arg(long, conflicts_with = "no_book")]
@@ -44,8 +45,8 @@ struct Cli {
     #[arg(long)]
     no_book: bool,
     /// GTP engine: choose among the book moves within this many discs of the best (0-64).
-    #[arg(long, default_value_t = 0.0)]
-    book_randomness: f64,
+    #[arg(long, default_value = "0", value_parser = str::parse::<Discs>)]
+    book_randomness: Discs,
     /// Evaluation weights file to use instead of the built-in one (see `oxello train`).
     #[arg(long, global = true)]
     eval_file: Option<std::path::PathBuf>,
@@ -134,7 +135,7 @@ fn serve(cli: &Cli, nboard: bool) -> ExitCode {
     let book = oxello::play::book::policy::BookSettings::load(
         cli.book.as_deref(),
         !cli.no_book,
-        cli.book_randomness,
+        cli.book_randomness.get(),
     );
     let book = match book {
         Ok(book) => book,
@@ -144,9 +145,9 @@ fn serve(cli: &Cli, nboard: bool) -> ExitCode {
         }
     };
     let options = Settings {
-        hash_mib: hash_mib(cli.hash),
+        hash_mib: cli.hash.get(),
         level: cli.depth.and_then(oxello::engine::search::Level::new),
-        move_time: cli.move_time.filter(|&t| t > 0.0),
+        move_time: cli.move_time.map(Seconds::get).filter(|&t| t > 0.0),
         threads: threads_or_cores(cli.threads),
         book,
     };

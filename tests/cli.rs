@@ -98,23 +98,12 @@ fn cli_errors_have_a_message_and_a_failing_exit() {
 }
 
 #[test]
-fn out_of_range_table_sizes_are_clamped_with_a_message() {
-    for (size, used) in [("0", "using 1 MiB"), ("999999999", "using 4096 MiB")] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_oxello"))
-            .args(["--hash", size])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        child.stdin.take().unwrap().write_all(b"name\n").unwrap();
-        let out = child.wait_with_output().unwrap();
-        assert!(out.status.success());
-        assert_eq!(String::from_utf8_lossy(&out.stdout), "= Oxello\n\n");
-        let err = String::from_utf8_lossy(&out.stderr);
+fn out_of_range_table_sizes_are_refused_as_oxello_hash_refuses_them() {
+    for size in ["0", "4097", "999999999"] {
+        let (ok, _, err) = run(&["--hash", size]);
+        assert!(!ok, "--hash {size}");
         assert!(
-            err.contains("outside 1-4096 MiB") && err.contains(used),
+            err.contains(&format!("expected a size in MiB 1..4096, got '{size}'")),
             "{err}"
         );
     }

@@ -231,5 +231,7 @@ fn bad_records_or_an_unwritable_output_fail_without_a_file() {
     let out = dir.path().join("w.bin");
     let run = train(&good, &out, &["--searched-weight=-1"]);
     assert!(!run.status.success() && !out.exists());
-    assert!(String::from_utf8_lossy(&run.stderr).contains("--searched-weight -1 must be"));
+    assert!(String::from_utf8_lossy(&run.stderr).contains(
+        "'-1' for '--searched-weight <SEARCHED_WEIGHT>': expected a finite number of 0 or more"
+    ));
 }

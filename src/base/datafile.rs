@@ -154,18 +154,62 @@ impl<'a> Frame<'a> {
     }
 }
 
-/// Writes `bytes` to `path` by way of a temporary file beside it, synced and then renamed over
-/// `path`, so that neither a reader nor a crash ever sees half a file (the directory is synced
-/// too, so the rename itself reaches the disk). The temporary's name carries the process id,
-/// so two processes writing one file never share it. On an error `path` is left as it was and
-/// the temporary file is removed.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// The temporary file that this process writes `path` through: `<name>.tmp<pid>` beside it.
+fn temporary_name(path: &Path) -> io::Result<std::path::PathBuf> {
     let mut name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?
         .to_os_string();
     name.push(format!(".tmp{}", std::process::id()));
-    let temporary = path.with_file_name(name);
+    Ok(path.with_file_name(name))
+}
+
+/// Whether the process `pid` is still running. Where that cannot be told (no `/proc`), every
+/// process counts as alive, so a live writer's temporary file is never taken for stale.
+fn alive(pid: u32) -> bool {
+    if !Path::new("/proc/self").exists() {
+        return true;
+    }
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Removes the temporary files that writers of `path` killed before their rename left beside
+/// it (`<name>.tmp<pid>` of a process that is no longer running). A reused pid only keeps a
+/// stale file longer; a live writer's file is never removed. Tools call it when they open
+/// their output, and [`write_atomically`] before every write.
+pub fn remove_stale_temporaries(path: &Path) {
+    let (Some(name), Some(dir)) = (path.file_name(), path.parent()) else {
+        return;
+    };
+    let prefix = format!("{}.tmp", name.to_string_lossy());
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let pid = file.to_str().and_then(|f| f.strip_prefix(&prefix));
+        let pid = pid.filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+        if let Some(pid) = pid.and_then(|p| p.parse::<u32>().ok()) {
+            if pid != std::process::id() && !alive(pid) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// Writes `bytes` to `path` by way of a temporary file beside it, synced and then renamed over
+/// `path`, so that neither a reader nor a crash ever sees half a file (the directory is synced
+/// too, so the rename itself reaches the disk). The temporary's name carries the process id,
+/// so two processes writing one file never share it. On an error `path` is left as it was and
+/// the temporary file is removed; those that killed writers left are removed first.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let temporary = temporary_name(path)?;
+    remove_stale_temporaries(path);
     let written = std::fs::File::create(&temporary).and_then(|mut file| {
         file.write_all(bytes)?;
         file.sync_all()?;

@@ -17,6 +17,38 @@ use std::time::Instant;
 /// The longest line kept; the rest of a longer line is read and dropped (memory stays bounded).
 pub const MAX_LINE: usize = 64 * 1024;
 
+/// Whether `c` must not reach a GUI as it is: the control characters (C0, DEL, C1), the line
+/// and paragraph separators and the bidirectional controls, each of which can cut a reply in
+/// two or reorder it on the other side.
+pub fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{061C}' | '\u{200E}' | '\u{200F}'
+                | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// Input text as a reply may quote it: at most `max` characters (then `...`), each unsafe one
+/// (see [`is_unsafe`]) written as an escape such as `\r` or `\u{1b}`. Every echo of input in
+/// the front ends and the parsers' errors goes through here.
+pub fn quote(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for c in text.chars().take(max) {
+        match c {
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            c if is_unsafe(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    if text.chars().nth(max).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
 /// The log target of the protocol traffic (`<-` a line read, `->` a line written).
 pub const TRAFFIC: &str = "oxello::traffic";
 
@@ -224,6 +256,13 @@ impl<W: Write> Output<W> {
 
     /// Writes and flushes `text`; false once the output is gone.
     pub fn write(&mut self, text: &str) -> bool {
+        debug_assert!(
+            !text
+                .trim_end_matches('\n')
+                .chars()
+                .any(|c| c != '\n' && is_unsafe(c)),
+            "an unsafe character in a reply: {text:?}"
+        );
         for line in text.lines() {
             log::debug!(target: TRAFFIC, "-> {line}");
         }

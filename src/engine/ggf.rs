@@ -3,11 +3,14 @@
 //! `nom` into games checked against the rules. Nothing here panics: every malformed record
 //! becomes an error that says what is wrong.
 
+use crate::base::io::quote;
 use crate::engine::board::{Color, Position};
 use crate::engine::game::{Game, Move};
-use crate::engine::notation::{parse_board_chars, parse_side, parse_square};
+use crate::engine::notation::{
+    ascii_tag_no_case as tag_no_case, parse_board_chars, parse_side, parse_square,
+};
 use nom::branch::alt;
-use nom::bytes::complete::{is_not, tag, tag_no_case, take_while1};
+use nom::bytes::complete::{is_not, tag, take_while1};
 use nom::character::complete::{char, multispace0, space0};
 use nom::combinator::{all_consuming, map, map_res, opt, value};
 use nom::multi::many0;
@@ -70,10 +73,10 @@ pub fn parse_ggf(text: &str) -> Result<Game, String> {
     for (name, value) in properties {
         match name {
             "GM" if !value.trim().eq_ignore_ascii_case("othello") => {
-                return Err(format!("game '{value}' is not Othello"));
+                return Err(format!("game '{}' is not Othello", quote(value, 40)));
             }
             "TY" if !value.trim().starts_with('8') => {
-                return Err(format!("board type '{value}' is not 8x8"));
+                return Err(format!("board type '{}' is not 8x8", quote(value, 40)));
             }
             "BO" => {
                 if game.is_some() {
@@ -90,10 +93,14 @@ pub fn parse_ggf(text: &str) -> Result<Game, String> {
                 };
                 let mv = match annotated_move(value.trim()) {
                     Ok(("", (mv, ()))) => mv,
-                    _ => return Err(format!("malformed move {name}[{value}]")),
+                    _ => return Err(format!("malformed move {name}[{}]", quote(value, 40))),
                 };
                 apply(game, color, mv).map_err(|e| {
-                    format!("move {} {name}[{value}]: {e}", game.record().len() + 1)
+                    format!(
+                        "move {} {name}[{}]: {e}",
+                        game.record().len() + 1,
+                        quote(value, 40)
+                    )
                 })?;
             }
             _ => {}

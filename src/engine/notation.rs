@@ -16,6 +16,26 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+/// A `nom` parser for `tag` in any ASCII case. It compares bytes, so only ASCII letters fold
+/// (never U+212A KELVIN SIGN to `k`, as a Unicode fold would) and the split after a match
+/// always falls on a character boundary: `nom`'s `tag_no_case` panicked on `blac\u{212A}`.
+pub fn ascii_tag_no_case(tag: &'static str) -> impl Fn(&str) -> nom::IResult<&str, &str> {
+    move |input: &str| {
+        let matched = input
+            .as_bytes()
+            .get(..tag.len())
+            .is_some_and(|b| b.eq_ignore_ascii_case(tag.as_bytes()));
+        if matched && tag.is_ascii() {
+            Ok((&input[tag.len()..], &input[..tag.len()]))
+        } else {
+            Err(nom::Err::Error(nom::error::Error::new(
+                input,
+                nom::error::ErrorKind::Tag,
+            )))
+        }
+    }
+}
+
 fn error<T>(msg: impl Into<String>) -> Result<T, ParseError> {
     Err(ParseError(msg.into()))
 }
@@ -24,7 +44,7 @@ fn error<T>(msg: impl Into<String>) -> Result<T, ParseError> {
 pub fn parse_square(s: &str) -> Result<u32, ParseError> {
     match square_index(s) {
         Some(sq) => Ok(sq),
-        None => error(format!("bad square '{s}'")),
+        None => error(format!("bad square '{}'", truncate(s))),
     }
 }
 
@@ -60,7 +80,10 @@ pub fn parse_transcript(s: &str) -> Result<Vec<u32>, ParseError> {
         return error("transcript has non-ASCII characters");
     }
     if !s.len().is_multiple_of(2) {
-        return error(format!("transcript '{s}' has an odd number of characters"));
+        return error(format!(
+            "transcript '{}' has an odd number of characters",
+            truncate(s)
+        ));
     }
     (0..s.len())
         .step_by(2)
@@ -73,7 +96,7 @@ pub fn parse_side(s: &str) -> Result<Color, ParseError> {
     match s.to_ascii_lowercase().as_str() {
         "x" | "b" | "*" | "black" => Ok(Color::Black),
         "o" | "w" | "white" => Ok(Color::White),
-        _ => error(format!("bad side to move '{s}'")),
+        _ => error(format!("bad side to move '{}'", truncate(s))),
     }
 }
 
@@ -95,7 +118,8 @@ pub fn parse_board_chars(s: &str, side: Color) -> Result<Position, ParseError> {
             '-' | '.' => {}
             _ => {
                 return error(format!(
-                    "bad board character '{c}' at square {}",
+                    "bad board character '{}' at square {}",
+                    truncate(&c.to_string()),
                     square_name(i as u32)
                 ))
             }
@@ -105,7 +129,7 @@ pub fn parse_board_chars(s: &str, side: Color) -> Result<Position, ParseError> {
 }
 
 fn truncate(s: &str) -> String {
-    s.chars().take(80).collect()
+    crate::base::io::quote(s, 80)
 }
 
 /// Parses `<64 board characters> <side>` (the side may also be glued to the board).

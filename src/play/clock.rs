@@ -18,7 +18,7 @@ pub const DEFAULT_MOVE_TIME: f64 = 1.0;
 /// How long an analysis with no time or depth of its own runs when nothing can stop it.
 pub const DEFAULT_ANALYSIS_SECONDS: f64 = 10.0;
 /// No budget is ever planned above this (a day), whatever the controller says.
-pub const MAX_SECONDS: f64 = 86_400.0;
+pub use crate::play::values::MAX_SECONDS;
 
 /// The clock of one side, as `time_settings` and `time_left` describe it.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -165,13 +165,4 @@ fn plan(left: Remaining, byoyomi: f64, stones: u64, empties: u32, reserve: f64) 
 pub fn solvable_empties(soft: Duration) -> u32 {
     let secs = soft.as_secs_f64().max(0.01);
     (20.0 + 1.3 * secs.log2()).clamp(10.0, 40.0) as u32
-}
-
-/// Reads a number of seconds for a command-line option: finite, 0 or more, at most
-/// [`MAX_SECONDS`].
-pub fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(s) if (0.0..=MAX_SECONDS).contains(&s) => Ok(s),
-        _ => Err(format!("expected seconds from 0 to {MAX_SECONDS}")),
-    }
 }

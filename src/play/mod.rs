@@ -5,6 +5,8 @@
 //! - [`thread`]: the search thread, which owns the transposition table.
 //! - [`clock`]: time management, from a clock to a move's deadlines.
 //! - [`report`]: how results read (moves, scores, the `info` lines and the log's).
+//! - [`values`]: the option values (table size, threads, seconds, counts, rates), each one
+//!   validated type shared by the command line and the protocols.
 //! - [`book`]: the opening book: its store, file, searches, learning, and the policy that
 //!   picks a book move in play.
 
@@ -13,3 +15,4 @@ pub mod clock;
 pub mod report;
 pub mod session;
 pub mod thread;
+pub mod values;

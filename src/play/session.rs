@@ -6,6 +6,7 @@
 use crate::base::io::{Inbox, Input};
 use crate::engine::board::{Board, Color};
 use crate::engine::game::{Game, GameError};
+use crate::engine::perft::PerftMode;
 use crate::engine::search::{Level, Limits, Report};
 use crate::play::book::policy::{self, Opening};
 use crate::play::book::{BookMove, Depth};
@@ -315,6 +316,27 @@ impl Play {
             hard_time: timed.then_some(hard),
             exact_empties: timed.then(|| solvable_empties(soft)),
             ..Limits::default()
+        }
+    }
+
+    /// Counts the current position's perft leaves to `depth` on the search thread, reading
+    /// input meanwhile as a search does: `None` when input (`stop`) or a closed output ended it.
+    pub fn perft(&mut self, depth: u32, mode: PerftMode) -> Option<u64> {
+        self.engine.perft(self.game.position().board, depth, mode);
+        if self.interrupted() || self.inbox.closed() {
+            self.engine.stop();
+        }
+        let events = self.engine.events().clone();
+        loop {
+            let input = self.inbox.source().unwrap_or_else(never);
+            select! {
+                recv(events) -> event => match event {
+                    Ok(Event::Counted(leaves)) => return leaves,
+                    Ok(_) => {}
+                    Err(_) => return None,
+                },
+                recv(input) -> line => self.take(line.unwrap_or(Input::Eof)),
+            }
         }
     }
 

@@ -3,6 +3,7 @@
 //! shared stop flag is raised; the flag is only read every few thousand nodes.
 
 use crate::engine::board::Board;
+use crate::engine::perft::{perft_until, PerftMode};
 use crate::engine::search::{search, Limits, Report};
 use crate::engine::tt::TranspositionTable;
 use crossbeam_channel::{unbounded, Receiver, Sender};
@@ -16,6 +17,7 @@ const DROP_PATIENCE: Duration = Duration::from_millis(500);
 
 enum Request {
     Search(Board, Limits),
+    Perft(Board, u32, PerftMode),
     Clear,
     Resize(usize),
     TableBytes,
@@ -30,6 +32,8 @@ pub enum Event {
     Done(Report),
     /// Bytes held by the transposition table.
     TableBytes(usize),
+    /// A perft job's leaf count, `None` when it was stopped.
+    Counted(Option<u64>),
 }
 
 pub struct SearchThread {
@@ -69,6 +73,13 @@ impl SearchThread {
     pub fn start(&self, board: Board, limits: Limits) {
         self.stop.store(false, Ordering::SeqCst);
         self.send(Request::Search(board, limits));
+    }
+
+    /// Starts counting perft leaves (a job that the stop flag ends like a search); the count
+    /// arrives as [`Event::Counted`].
+    pub fn perft(&self, board: Board, depth: u32, mode: PerftMode) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.send(Request::Perft(board, depth, mode));
     }
 
     /// Asks the running search (if any) to stop now; it still sends its `Done` report.
@@ -145,6 +156,9 @@ fn serve(jobs: Receiver<Request>, events: Sender<Event>, stop: Arc<AtomicBool>, 
                     let _ = events.send(Event::Progress(r.clone()));
                 });
                 Event::Done(report)
+            }
+            Request::Perft(board, depth, mode) => {
+                Event::Counted(perft_until(&board, depth, mode, &stop))
             }
             Request::Clear => {
                 tt.clear();

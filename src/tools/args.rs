@@ -1,6 +1,7 @@
-//! The argument values several tools share: thread counts, table sizes, shards.
+//! The argument values several tools share: thread counts, shards (the values themselves
+//! are validated by [`crate::play::values`]).
 
-use crate::engine::tt::HASH_MIB;
+use crate::play::values::Threads;
 
 /// Parses a shard `K/N`, 0 <= K < N.
 pub fn parse_shard(s: &str) -> Result<(u32, u32), String> {
@@ -20,24 +21,11 @@ pub fn parse_shard(s: &str) -> Result<(u32, u32), String> {
 }
 
 /// The threads asked for, or one per core.
-pub fn threads_or_cores(requested: Option<u64>) -> usize {
+pub fn threads_or_cores(requested: Option<Threads>) -> usize {
     requested.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |n| n as usize,
+        Threads::get,
     )
-}
-
-/// A table size within range, with a word on stderr when it had to be moved there.
-pub fn hash_mib(requested: usize) -> usize {
-    let mib = requested.clamp(*HASH_MIB.start(), *HASH_MIB.end());
-    if mib != requested {
-        eprintln!(
-            "oxello: --hash {requested} is outside {}-{} MiB; using {mib} MiB",
-            HASH_MIB.start(),
-            HASH_MIB.end()
-        );
-    }
-    mib
 }
 
 #[cfg(test)]

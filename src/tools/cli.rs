@@ -30,8 +30,8 @@ pub enum Tool {
     /// signature.
     Bench {
         /// Threads per search, 1-256 (the signature is that of --threads 1).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
-        threads: u64,
+        #[arg(long, default_value = "1", value_parser = str::parse::<crate::play::values::Threads>)]
+        threads: crate::play::values::Threads,
     },
     /// Fit evaluation weights to training records and write a weights file.
     Train(TrainArgs),
@@ -59,7 +59,7 @@ impl Tool {
             Tool::Analyze(args) => batch::run_analyze(&args),
             Tool::Levels => batch::run_levels(),
             Tool::Match(args) => matches::run_match(&args),
-            Tool::Bench { threads } => batch::run_bench(threads as usize),
+            Tool::Bench { threads } => batch::run_bench(threads.get()),
             Tool::Train(args) => training::run_train(&args),
             Tool::Accuracy(args) => training::run_accuracy(&args),
             Tool::Selfplay(args) => training::run_selfplay(&args),

@@ -2,6 +2,7 @@
 //! controller ([`Gtp`]) or the NBoard GUI ([`nboard`]) would.
 #![allow(dead_code)]
 
+pub mod fuzz;
 pub mod nboard;
 pub mod oracle;
 
@@ -78,14 +79,31 @@ pub fn spawn_with_lines(
     let stdout = child.stdout.take().unwrap();
     let (tx, lines) = unbounded();
     std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
+        let mut reader = BufReader::new(stdout);
+        let mut bytes = Vec::new();
+        while reader.read_until(b'\n', &mut bytes).is_ok_and(|n| n > 0) {
+            if tx.send(output_line(&bytes)).is_err() {
                 return;
             }
+            bytes.clear();
         }
     });
     let stdin = child.stdin.take().unwrap();
     (child, stdin, lines)
+}
+
+/// The prefix of what the reader passes on for an output line that is not well formed.
+pub const MALFORMED: &str = "MALFORMED OUTPUT LINE ";
+
+/// One line of the engine's output without its `\n`, or [`MALFORMED`] and its bytes when it
+/// is not UTF-8, holds a control character (a `\r` included) or does not end with `\n`: no
+/// test can then take a broken reply for a good one.
+fn output_line(bytes: &[u8]) -> String {
+    let line = bytes.strip_suffix(b"\n");
+    match line.map(std::str::from_utf8) {
+        Some(Ok(text)) if !text.chars().any(fuzz::unsafe_char) => text.to_string(),
+        _ => format!("{MALFORMED}{bytes:?}"),
+    }
 }
 
 /// Generous bound for one response; a test failing on it means the engine hung.
@@ -124,10 +142,9 @@ impl Gtp {
 
     pub fn try_response(&mut self, patience: Duration) -> Option<Response> {
         let first = self.lines.recv_timeout(patience).ok()?;
-        let (head, rest) = first.split_at(1);
-        let ok = match head {
-            "=" => true,
-            "?" => false,
+        let (ok, rest) = match (first.strip_prefix('='), first.strip_prefix('?')) {
+            (Some(rest), _) => (true, rest),
+            (_, Some(rest)) => (false, rest),
             _ => panic!("response does not start with = or ?: {first:?}"),
         };
         let id_len = rest.chars().take_while(|c| c.is_ascii_digit()).count();

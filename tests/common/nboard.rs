@@ -29,8 +29,13 @@ impl NBoard {
     }
 
     pub fn send(&mut self, line: &str) {
+        self.send_raw(format!("{line}\n").as_bytes());
+    }
+
+    /// Writes bytes as they are (a line needs its own `\n`), invalid UTF-8 included.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().unwrap();
-        writeln!(stdin, "{line}").unwrap();
+        stdin.write_all(bytes).unwrap();
         stdin.flush().unwrap();
     }
 

@@ -8,7 +8,7 @@ use crate::base::io::{Input, Output, MAX_LINE};
 use crate::engine::board::Color;
 use crate::engine::eval::evaluate;
 use crate::engine::game::{Game, Move};
-use crate::engine::perft::{perft, PerftMode};
+use crate::engine::perft::PerftMode;
 use crate::play::clock::{Clock, Remaining};
 use crate::play::report::{best_line, format_score, info_lines, vertex_name};
 use crate::play::session::{Play, Settings};
@@ -175,12 +175,10 @@ impl<W: Write> Session<W> {
             }
             // Nothing is running between commands: a stop that arrives then has nothing to end.
             Stop => Ok(String::new()),
-            Perft(depth) => Ok(perft(
-                &self.play.game().position().board,
-                depth,
-                PerftMode::PassIsPly,
-            )
-            .to_string()),
+            Perft(depth) => match self.play.perft(depth, PerftMode::PassIsPly) {
+                Some(leaves) => Ok(leaves.to_string()),
+                None => Err("stopped before the end".into()),
+            },
             Solve => self.solve(),
             Eval => Ok(format_score(
                 evaluate(&self.play.game().position().board),

@@ -3,15 +3,17 @@
 
 use crate::engine::board::{Color, Position};
 use crate::engine::game::Move;
+use crate::engine::notation::ascii_tag_no_case as tag_no_case;
 use crate::engine::notation::{parse_board_chars, parse_side};
 use crate::engine::search::Level;
-use crate::play::clock::MAX_SECONDS;
+use crate::play::values::{Discs, HashMib, Lines, Seconds, Threads, ValueError};
 use nom::branch::alt;
-use nom::bytes::complete::{tag_no_case, take_while1};
+use nom::bytes::complete::take_while1;
 use nom::character::complete::{char, digit1, one_of, space0, space1};
 use nom::combinator::{all_consuming, map, map_res, opt, recognize, rest, value};
 use nom::sequence::{pair, preceded, terminated, tuple};
 use nom::IResult;
+use std::str::FromStr;
 
 /// Every command the engine knows, with typed arguments.
 #[derive(Clone, Debug, PartialEq)]
@@ -143,12 +145,13 @@ fn whole<'a, T>(
         .or_else(|_| syntax(format!("expected {what}, got '{}'", shorten(arg))))
 }
 
+/// An option value (see [`crate::play::values`]), its refusal as a syntax error.
+fn option<T: FromStr<Err = ValueError>>(text: &str) -> Result<T, CommandError> {
+    text.parse().or_else(|e: ValueError| syntax(e.to_string()))
+}
+
 fn shorten(s: &str) -> String {
-    let mut out: String = s.chars().take(40).collect();
-    if s.chars().count() > 40 {
-        out.push_str("...");
-    }
-    out
+    crate::base::io::quote(s, 40)
 }
 
 fn color(input: &str) -> IResult<&str, Color> {
@@ -300,27 +303,23 @@ pub const COMMANDS: &[Spec] = &[
             .map(Command::Depth)
             .or_else(|_| syntax(format!("expected a level 0..60, got '{}'", shorten(a[0]))))
     }),
-    spec("oxello-move_time", "<seconds>", (1, 1), move_time),
+    spec("oxello-move_time", "<seconds>", (1, 1), |a| {
+        option(a[0]).map(|s: Seconds| Command::MoveTime(s.get()))
+    }),
     spec("oxello-hash", "<MiB>", (1, 1), |a| {
-        match whole(a[0], "a size in MiB 1..4096", unsigned)? {
-            m if crate::engine::tt::HASH_MIB.contains(&(m as usize)) => {
-                Ok(Command::Hash(m as usize))
-            }
-            _ => syntax("expected a size in MiB 1..4096"),
-        }
+        option(a[0]).map(|m: HashMib| Command::Hash(m.get()))
     }),
     spec("oxello-threads", "<n>", (1, 1), |a| {
-        match whole(a[0], "a thread count 1..256", unsigned)? {
-            n @ 1..=256 => Ok(Command::Threads(n as usize)),
-            _ => syntax("expected a thread count 1..256"),
-        }
+        option(a[0]).map(|n: Threads| Command::Threads(n.get()))
     }),
     spec("oxello-book", "<on/off>", (1, 1), |a| match a[0] {
         "on" => Ok(Command::Book(true)),
         "off" => Ok(Command::Book(false)),
         other => syntax(format!("expected on or off, got '{}'", shorten(other))),
     }),
-    spec("oxello-book-randomness", "<discs>", (1, 1), book_randomness),
+    spec("oxello-book-randomness", "<discs>", (1, 1), |a| {
+        option(a[0]).map(|d: Discs| Command::BookRandomness(d.get()))
+    }),
 ];
 
 /// The command called `name`, if there is one.
@@ -362,35 +361,10 @@ fn setboard(a: &[&str]) -> Result<Command, CommandError> {
 }
 
 fn analyze(a: &[&str]) -> Result<Command, CommandError> {
-    let lines = match a.first() {
-        Some(l) => whole(l, "a line count 1..32", unsigned)?,
-        None => 1,
-    };
-    if !(1..=32).contains(&lines) {
-        return syntax("expected a line count 1..32");
-    }
-    let seconds = a.get(1).map(|s| whole(s, "seconds", seconds)).transpose()?;
+    let lines = a.first().map(|l| option(l)).transpose()?;
+    let seconds = a.get(1).map(|s| option(s)).transpose()?;
     Ok(Command::Analyze {
-        lines: lines as usize,
-        seconds,
+        lines: lines.map_or(1, Lines::get),
+        seconds: seconds.map(Seconds::get),
     })
-}
-
-fn book_randomness(a: &[&str]) -> Result<Command, CommandError> {
-    let discs = whole(a[0], "discs", seconds)?;
-    if discs > crate::play::book::policy::MAX_RANDOMNESS {
-        return syntax(format!(
-            "expected at most {} discs",
-            crate::play::book::policy::MAX_RANDOMNESS
-        ));
-    }
-    Ok(Command::BookRandomness(discs))
-}
-
-fn move_time(a: &[&str]) -> Result<Command, CommandError> {
-    let s = whole(a[0], "seconds", seconds)?;
-    if s > MAX_SECONDS {
-        return syntax(format!("expected at most {MAX_SECONDS} seconds"));
-    }
-    Ok(Command::MoveTime(s))
 }

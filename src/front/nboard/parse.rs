@@ -6,6 +6,7 @@ use crate::engine::game::{Game, Move};
 use crate::engine::ggf::{annotated_move, parse_ggf};
 use crate::engine::search::level::MAX_LEVEL;
 use crate::engine::search::Level;
+use crate::play::values::Lines;
 use nom::branch::alt;
 use nom::bytes::complete::tag;
 use nom::character::complete::{char, digit1, space1};
@@ -29,13 +30,17 @@ pub enum Command {
     Quit,
 }
 
-/// The most lines a `hint` gets.
-pub const MAX_HINTS: usize = 32;
-
 /// Parses one line (without its newline).
 pub fn parse_command(line: &str) -> Result<Command, String> {
     let line = line.trim();
     let word = line.split_whitespace().next().unwrap_or("");
+    if let Some(("hint", count)) = line.split_once(char::is_whitespace) {
+        return count
+            .trim()
+            .parse::<Lines>()
+            .map(|n| Command::Hint(n.get()))
+            .map_err(|e| format!("hint: {e}"));
+    }
     let parsed: IResult<&str, Command> = all_consuming(alt((
         map(preceded(pair(tag("nboard"), space1), number), |v| {
             Command::Hello(v as u32)
@@ -47,17 +52,11 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         ),
         map(preceded(pair(tag("ping"), space1), number), Command::Ping),
         value(Command::Go, tag("go")),
-        map(preceded(pair(tag("hint"), space1), number), |n| {
-            Command::Hint(n as usize)
-        }),
         value(Command::Learn, tag("learn")),
         value(Command::Analyze, tag("analyze")),
         value(Command::Quit, tag("quit")),
     )))(line);
     match parsed {
-        Ok((_, Command::Hint(n))) if !(1..=MAX_HINTS).contains(&n) => {
-            Err(format!("hint {n} is outside 1-{MAX_HINTS}"))
-        }
         Ok((_, command)) => Ok(command),
         Err(_) => Err(match word {
             "" => "empty line".to_string(),
@@ -65,7 +64,7 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
                 format!("'{}': the depth is a level 1-{MAX_LEVEL}", shorten(line))
             }
             "nboard" | "set" | "move" | "ping" | "hint" | "go" | "learn" | "analyze" | "quit" => {
-                format!("malformed '{word}' command: '{}'", shorten(line))
+                format!("malformed '{}' command: '{}'", shorten(word), shorten(line))
             }
             _ => format!("unknown command '{}'", shorten(word)),
         }),
@@ -73,11 +72,7 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
 }
 
 fn shorten(s: &str) -> String {
-    let mut out: String = s.chars().take(60).collect();
-    if out.len() < s.len() {
-        out.push_str("...");
-    }
-    out
+    crate::base::io::quote(s, 60)
 }
 
 fn number(i: &str) -> IResult<&str, u64> {

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 pub const LEARN_DEPTH: u32 = 8;
 
 /// The largest randomness, in discs (a whole board).
-pub const MAX_RANDOMNESS: f64 = 64.0;
+pub use crate::play::values::MAX_DISCS as MAX_RANDOMNESS;
 
 /// The book settings a session starts with.
 #[derive(Clone, Debug)]

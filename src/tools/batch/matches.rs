@@ -1,7 +1,7 @@
 //! `oxello match`: its options, turned into the match runner's configuration, and the run.
 
-use crate::base::datafile::write_atomically;
-use crate::play::clock::MAX_SECONDS;
+use crate::base::datafile::{remove_stale_temporaries, write_atomically};
+use crate::play::values::{Count, Seconds};
 use crate::tools::args::threads_or_cores;
 use crate::tools::match_runner::config::{ClockSpec, EngineSpec, MatchConfig};
 use crate::tools::match_runner::openings::{load_openings, random_openings, Opening};
@@ -31,12 +31,9 @@ pub fn parse_time_control(s: &str) -> Result<ClockSpec, String> {
     let (main, inc) = s.split_once('+').unwrap_or((s, "0"));
     let number = |x: &str| {
         x.trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite() && *v >= 0.0)
-            .ok_or(format!(
-                "bad time control '{s}': expected M+I in seconds, or none"
-            ))
+            .parse::<Seconds>()
+            .map(Seconds::get)
+            .map_err(|e| format!("bad time control '{s}': {e} (M+I in seconds, or none)"))
     };
     Ok(ClockSpec::Game {
         main: number(main)?,
@@ -49,7 +46,7 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         .map_err(|_| "give exactly two --engine command lines".to_string())?;
     let clocks = clocks(args)?;
     let names = engine_names(&args.names, &commands)?;
-    let games = args.games.max(1);
+    let games = args.games.get() as usize;
     let openings = openings(args, games)?;
     let sprt = sprt(args.sprt.as_deref())?;
     let [first, second] = commands;
@@ -62,21 +59,18 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         engines: [spec(0, first), spec(1, second)],
         openings,
         games,
-        concurrency: args.concurrency.max(1),
-        move_timeout: seconds(args.move_timeout, "--move-timeout")?,
-        grace: seconds(args.grace, "--grace")?,
+        concurrency: args.concurrency.get() as usize,
+        move_timeout: Duration::from_secs_f64(args.move_timeout.get()),
+        grace: Duration::from_secs_f64(args.grace.get()),
         sprt,
     })
 }
 /// Each engine's clock, from `--time-per-move` or else `--time-control` (none: no clock).
 fn clocks(args: &MatchArgs) -> Result<[ClockSpec; 2], String> {
     if let Some(tpm) = per_engine(&args.time_per_move)? {
-        return Ok(tpm.map(|s| {
-            if s > 0.0 && s.is_finite() {
-                ClockSpec::PerMove(s)
-            } else {
-                ClockSpec::Unlimited
-            }
+        return Ok(tpm.map(|s| match s.get() {
+            0.0 => ClockSpec::Unlimited,
+            s => ClockSpec::PerMove(s),
         }));
     }
     let specs: Vec<ClockSpec> = args
@@ -141,13 +135,6 @@ fn sprt(values: Option<&[f64]>) -> Result<Option<Sprt>, String> {
     }))
 }
 
-/// A number of seconds from the command line, at most [`MAX_SECONDS`].
-fn seconds(x: f64, what: &str) -> Result<Duration, String> {
-    (x.is_finite() && x >= 0.0)
-        .then(|| Duration::from_secs_f64(x.min(MAX_SECONDS)))
-        .ok_or(format!("bad {what}"))
-}
-
 /// The threads an engine command searches with: its `--threads N`, one per core for an
 /// oxello without it, and one for any other engine (which the runner cannot see into).
 pub fn engine_threads(command: &str) -> usize {
@@ -196,6 +183,9 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
         }
     };
     warn_if_oversubscribed(&config);
+    if let Some(path) = &args.ggf_out {
+        remove_stale_temporaries(path);
+    }
     if let Err(e) = check_engines(&config) {
         eprintln!("oxello match: {e}");
         return ExitCode::FAILURE;
@@ -255,26 +245,26 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 8)]
     pub random_plies: usize,
     /// Number of games.
-    #[arg(long, default_value_t = 2)]
-    pub games: usize,
+    #[arg(long, default_value = "2", value_parser = str::parse::<Count>)]
+    pub games: Count,
     /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    pub concurrency: usize,
+    #[arg(long, default_value = "1", value_parser = str::parse::<Count>)]
+    pub concurrency: Count,
     /// Seconds per move; once for both engines or once per engine (0: no clock, for an
     /// engine that plays by level).
-    #[arg(long, conflicts_with = "time_control")]
-    pub time_per_move: Vec<f64>,
+    #[arg(long, conflicts_with = "time_control", allow_negative_numbers = true, value_parser = str::parse::<Seconds>)]
+    pub time_per_move: Vec<Seconds>,
     /// Main time plus increment per move, "M+I" in seconds, or "none" for an engine without
     /// a clock (it is sent no time commands); once, or once per engine: "--time-control 5+0
     /// --time-control none" clocks the first engine only.
     #[arg(long)]
     pub time_control: Vec<String>,
     /// Seconds to wait for a move from an engine without a clock before it loses.
-    #[arg(long, default_value_t = 600.0)]
-    pub move_timeout: f64,
+    #[arg(long, default_value = "600", allow_negative_numbers = true, value_parser = str::parse::<Seconds>)]
+    pub move_timeout: Seconds,
     /// Seconds of lateness forgiven beyond the clock.
-    #[arg(long, default_value_t = 0.5)]
-    pub grace: f64,
+    #[arg(long, default_value = "0.5", allow_negative_numbers = true, value_parser = str::parse::<Seconds>)]
+    pub grace: Seconds,
     /// Stop early by SPRT: elo0 elo1 alpha beta.
     #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"])]
     pub sprt: Option<Vec<f64>>,

@@ -2,7 +2,7 @@
 //! [`matches`]; training data and weights in [`training`]): each prints its report on stdout
 //! and returns the process's exit code.
 
-use super::args::{hash_mib, threads_or_cores};
+use super::args::threads_or_cores;
 use crate::engine::board::Board;
 use crate::engine::eval::DISC;
 use crate::engine::notation::{parse_obf, parse_position, ObfEntry};
@@ -71,7 +71,7 @@ pub fn run_bench(threads: usize) -> ExitCode {
 
 pub fn run_solve(args: &SolveArgs) -> ExitCode {
     let (file, wld) = (&args.file, args.wld);
-    let (hash, threads) = (hash_mib(args.hash), threads_or_cores(args.threads));
+    let (hash, threads) = (args.hash.get(), threads_or_cores(args.threads));
     let entries = match std::fs::read_to_string(file)
         .map_err(|e| e.to_string())
         .and_then(|t| parse_obf(&t).map_err(|e| e.to_string()))
@@ -168,7 +168,7 @@ pub fn run_levels() -> ExitCode {
 }
 
 pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
-    let (hash, threads) = (hash_mib(args.hash), threads_or_cores(args.threads));
+    let (hash, threads) = (args.hash.get(), threads_or_cores(args.threads));
     let position = match parse_position(&args.position) {
         Ok(p) => p,
         Err(e) => {
@@ -236,11 +236,11 @@ pub struct SolveArgs {
     #[arg(long)]
     pub wld: bool,
     /// Transposition table size in MiB (1-4096).
-    #[arg(long, default_value_t = 64)]
-    pub hash: usize,
+    #[arg(long, default_value = "64", value_parser = str::parse::<crate::play::values::HashMib>)]
+    pub hash: crate::play::values::HashMib,
     /// Threads per search, 1-256 (default: every core).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
-    pub threads: Option<u64>,
+    #[arg(long, value_parser = str::parse::<crate::play::values::Threads>)]
+    pub threads: Option<crate::play::values::Threads>,
 }
 
 #[derive(Args)]
@@ -259,9 +259,9 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=32))]
     pub lines: u64,
     /// Transposition table size in MiB (1-4096).
-    #[arg(long, default_value_t = 64)]
-    pub hash: usize,
+    #[arg(long, default_value = "64", value_parser = str::parse::<crate::play::values::HashMib>)]
+    pub hash: crate::play::values::HashMib,
     /// Threads per search, 1-256 (default: every core).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
-    pub threads: Option<u64>,
+    #[arg(long, value_parser = str::parse::<crate::play::values::Threads>)]
+    pub threads: Option<crate::play::values::Threads>,
 }

@@ -1,14 +1,15 @@
 //! `oxello selfplay`, `oxello data`, `oxello train` and `oxello accuracy`: the evaluation's
 //! data, weights and measurement.
 
-use crate::base::datafile::write_atomically;
+use crate::base::datafile::{remove_stale_temporaries, write_atomically};
 use crate::engine::board::Board;
 use crate::engine::eval::evaluate;
-use crate::engine::eval::weights::{Weights, PHASE_WIDTH};
+use crate::engine::eval::weights::{Weights, PHASE_WIDTH, WEIGHTS_PER_PHASE};
 use crate::engine::eval::DISC;
 use crate::engine::game::Game;
 use crate::engine::tt::TranspositionTable;
-use crate::tools::args::{hash_mib, parse_shard, threads_or_cores};
+use crate::play::values::{Count, Penalty, Rate};
+use crate::tools::args::{parse_shard, threads_or_cores};
 use crate::tools::training::merge::merge;
 use crate::tools::training::record::{is_binary_path, read_file, write_file, Label, Record};
 use crate::tools::training::{fit, relabel, selfplay};
@@ -41,6 +42,7 @@ pub fn parse_range(flag: &str, s: &str) -> Result<(u32, u32), String> {
 }
 
 pub fn run_selfplay(args: &SelfplayArgs) -> ExitCode {
+    remove_stale_temporaries(&args.out);
     let config = selfplay_config(args);
     let result = excluded_positions(args.exclude.as_deref())
         .and_then(|excluded| Ok((config?, excluded)))
@@ -94,7 +96,7 @@ fn selfplay_config(args: &SelfplayArgs) -> Result<selfplay::SelfplayConfig, Stri
         drop_random: args.drop_random,
         seed: args.seed,
         threads: threads_or_cores(args.threads),
-        hash_mib: hash_mib(args.hash),
+        hash_mib: args.hash.get(),
     })
 }
 
@@ -229,15 +231,7 @@ fn write_records(path: &std::path::Path, records: &[Record]) -> Result<&'static 
 
 pub fn run_train(args: &TrainArgs) -> ExitCode {
     let started = Instant::now();
-    for (flag, weight) in [
-        ("--played-weight", args.played_weight),
-        ("--searched-weight", args.searched_weight),
-    ] {
-        if !(weight.is_finite() && weight >= 0.0) {
-            eprintln!("oxello train: {flag} {weight} must be 0 or more");
-            return ExitCode::FAILURE;
-        }
-    }
+    remove_stale_temporaries(&args.out);
     let loaded = read_record_files(&args.data)
         .and_then(|records| Ok((records, excluded_positions(args.exclude.as_deref())?)));
     let (mut records, excluded) = match loaded {
@@ -258,16 +252,20 @@ pub fn run_train(args: &TrainArgs) -> ExitCode {
         started.elapsed().as_secs_f64()
     );
     let config = fit::FitConfig {
-        epochs: args.epochs,
-        learning_rate: args.learning_rate,
-        l2: args.l2,
-        played_weight: args.played_weight,
-        searched_weight: args.searched_weight,
+        epochs: args.epochs.get() as usize,
+        learning_rate: args.learning_rate.get(),
+        l2: args.l2.get(),
+        played_weight: args.played_weight.get(),
+        searched_weight: args.searched_weight.get(),
         batch: args.batch,
         threads: threads_or_cores(args.threads),
     };
     let (values, phases) = fit::fit(&records, &config);
     print_phases(&phases);
+    if let Err(e) = check_fit(&values, &phases) {
+        eprintln!("oxello train: {e}; {} not written", args.out.display());
+        return ExitCode::FAILURE;
+    }
     let (size, checksum) = match write_weights(&args.out, &values) {
         Ok(written) => written,
         Err(e) => {
@@ -281,6 +279,30 @@ pub fn run_train(args: &TrainArgs) -> ExitCode {
         started.elapsed().as_secs_f64()
     );
     ExitCode::SUCCESS
+}
+
+/// Refuses weights that would play as nonsense: a phase that diverged to non-finite values
+/// (which the file's integers would turn into zeros or limits in silence), or weights that
+/// are all zero, or a phase that had samples to learn from and learnt nothing.
+fn check_fit(values: &[i16], phases: &[fit::PhaseFit]) -> Result<(), String> {
+    if let Some(p) = phases.iter().find(|p| p.diverged) {
+        return Err(format!(
+            "phase {} diverged (a weight is not finite)",
+            p.phase
+        ));
+    }
+    if values.iter().all(|&v| v == 0) {
+        return Err("every weight is zero".into());
+    }
+    for (p, phase) in phases.iter().zip(values.chunks(WEIGHTS_PER_PHASE)) {
+        if p.train > 0 && phase.iter().all(|&v| v == 0) {
+            return Err(format!(
+                "phase {} learnt nothing from {} samples",
+                p.phase, p.train
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The fit of each phase, as a table (a validation error of `-` where none was held out).
@@ -376,27 +398,27 @@ pub struct TrainArgs {
     #[arg(long)]
     pub exclude: Option<PathBuf>,
     /// Passes over the data per phase.
-    #[arg(long, default_value_t = 300)]
-    pub epochs: usize,
-    /// Adam's step in discs (it decays to a tenth).
-    #[arg(long, default_value_t = 0.1)]
-    pub learning_rate: f64,
-    /// L2 penalty on the weights.
-    #[arg(long, default_value_t = 3e-4)]
-    pub l2: f64,
+    #[arg(long, default_value = "300", value_parser = str::parse::<Count>)]
+    pub epochs: Count,
+    /// Adam's step in discs (it decays to a tenth); finite, above 0.
+    #[arg(long, default_value = "0.1", allow_negative_numbers = true, value_parser = str::parse::<Rate>)]
+    pub learning_rate: Rate,
+    /// L2 penalty on the weights; finite, 0 or more.
+    #[arg(long, default_value = "3e-4", allow_negative_numbers = true, value_parser = str::parse::<Penalty>)]
+    pub l2: Penalty,
     /// Weight of a `played` record against an `exact` one (1).
-    #[arg(long, default_value_t = 0.3)]
-    pub played_weight: f64,
+    #[arg(long, default_value = "0.3", allow_negative_numbers = true, value_parser = str::parse::<Penalty>)]
+    pub played_weight: Penalty,
     /// Weight of a `searched` (backed-up) record against an `exact` one (1).
-    #[arg(long, default_value_t = 1.0)]
-    pub searched_weight: f64,
+    #[arg(long, default_value = "1", allow_negative_numbers = true, value_parser = str::parse::<Penalty>)]
+    pub searched_weight: Penalty,
     /// Samples per Adam step, in an order shuffled every pass; 0 for every sample of the
     /// phase at once (full batch).
     #[arg(long, default_value_t = 0)]
     pub batch: usize,
     /// Threads, each fitting whole phases (default: every core).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
-    pub threads: Option<u64>,
+    #[arg(long, value_parser = str::parse::<crate::play::values::Threads>)]
+    pub threads: Option<crate::play::values::Threads>,
 }
 
 #[derive(Args)]
@@ -462,11 +484,11 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads, 1-256 (default: every core).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
-    pub threads: Option<u64>,
+    #[arg(long, value_parser = str::parse::<crate::play::values::Threads>)]
+    pub threads: Option<crate::play::values::Threads>,
     /// Each worker's transposition table in MiB (1-4096).
-    #[arg(long, default_value_t = 16)]
-    pub hash: usize,
+    #[arg(long, default_value = "16", value_parser = str::parse::<crate::play::values::HashMib>)]
+    pub hash: crate::play::values::HashMib,
 }
 
 #[derive(Args)]
@@ -517,7 +539,7 @@ pub enum DataCommand {
         #[arg(long, conflicts_with = "depth")]
         exact: bool,
         /// Threads (default: every core); the labels are the same whatever their number.
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
-        threads: Option<u64>,
+        #[arg(long, value_parser = str::parse::<crate::play::values::Threads>)]
+        threads: Option<crate::play::values::Threads>,
     },
 }

@@ -96,8 +96,8 @@ struct SearchArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: u32,
     /// Positions searched at once, one thread each (default: every core).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
-    threads: Option<u64>,
+    #[arg(long, value_parser = str::parse::<crate::play::values::Threads>)]
+    threads: Option<crate::play::values::Threads>,
     /// Seconds between two saves of the whole book (a killed run loses at most this much).
     #[arg(long, default_value_t = 60.0)]
     checkpoint: f64,
@@ -138,6 +138,8 @@ fn book_error(path: &Path) -> impl FnOnce(BookError) -> String + '_ {
 
 /// Opens a book that this run adds to: an existing file must be a valid book.
 fn open_for_update(path: &Path, evaluation: u64) -> Result<Book, String> {
+    // A build may write its first checkpoint only after minutes: what a killed run left goes now.
+    crate::base::datafile::remove_stale_temporaries(path);
     let mut book = Book::open_or_new(path, evaluation).map_err(book_error(path))?;
     warn_evaluation(path, &book, evaluation);
     book.set_evaluation(evaluation);

@@ -59,6 +59,9 @@ pub struct PhaseFit {
     pub validation: usize,
     pub train_mae: f64,
     pub validation_mae: f64,
+    /// Whether a weight went to infinity or NaN (the fit diverged): its file value would be
+    /// a meaningless saturated or zero number.
+    pub diverged: bool,
 }
 
 /// For each weight index of a phase, the parameter it reads: the smaller of its
@@ -174,6 +177,7 @@ fn fit_phase(
         validation: validation.len(),
         train_mae: mae(&train),
         validation_mae: mae(&validation),
+        diverged: weights.iter().any(|w| !w.is_finite()),
     };
     let centi = |w: f32| (w * DISC as f32).round().clamp(-32000.0, 32000.0) as i16;
     let mut values: Vec<i16> = map.iter().map(|&p| centi(weights[p as usize])).collect();
