@@ -11,5 +11,6 @@
 pub mod book;
 pub mod clock;
 pub mod report;
+pub mod review;
 pub mod session;
 pub mod thread;

@@ -5,6 +5,7 @@ use crate::engine::board::{Color, Position};
 use crate::engine::game::Move;
 use crate::engine::notation::{parse_board_chars, parse_side};
 use crate::play::clock::MAX_SECONDS;
+use crate::play::review::DEFAULT_REVIEW_LEVEL;
 use nom::branch::alt;
 use nom::bytes::complete::{tag_no_case, take_while1};
 use nom::character::complete::{char, digit1, one_of, space0, space1};
@@ -57,6 +58,13 @@ pub enum Command {
     Threads(usize),
     Book(bool),
     BookRandomness(f64),
+    /// A game given as a transcript, read by `engine::gamefile`.
+    GameText(String),
+    /// A game file's first game, played to a move number if given.
+    LoadGgf(String, Option<usize>),
+    SaveGgf(String),
+    Transcript,
+    Review(u32),
 }
 
 /// Why a line is not a command.
@@ -321,6 +329,15 @@ pub const COMMANDS: &[Spec] = &[
         other => syntax(format!("expected on or off, got '{}'", shorten(other))),
     }),
     spec("oxello-book-randomness", "<discs>", (1, 1), book_randomness),
+    spec("oxello-game", "<transcript>", (1, usize::MAX), |a| {
+        Ok(Command::GameText(a.join(" ")))
+    }),
+    spec("oxello-loadggf", "<file> [move]", (1, 2), load_ggf),
+    spec("oxello-saveggf", "<file>", (1, 1), |a| {
+        Ok(Command::SaveGgf(a[0].to_string()))
+    }),
+    spec("oxello-transcript", "", (0, 0), |_| Ok(Command::Transcript)),
+    spec("oxello-review", "[level]", (0, 1), review),
 ];
 
 /// The command called `name`, if there is one.
@@ -393,4 +410,25 @@ fn move_time(a: &[&str]) -> Result<Command, CommandError> {
         return syntax(format!("expected at most {MAX_SECONDS} seconds"));
     }
     Ok(Command::MoveTime(s))
+}
+
+fn load_ggf(a: &[&str]) -> Result<Command, CommandError> {
+    let ply = a
+        .get(1)
+        .map(|n| whole(n, "a move number", unsigned))
+        .transpose()?;
+    Ok(Command::LoadGgf(a[0].to_string(), ply.map(|n| n as usize)))
+}
+
+/// The review's level, 1-60 (default [`DEFAULT_REVIEW_LEVEL`]).
+fn review(a: &[&str]) -> Result<Command, CommandError> {
+    match a
+        .first()
+        .map(|l| whole(l, "a level 1..60", unsigned))
+        .transpose()?
+    {
+        None => Ok(Command::Review(DEFAULT_REVIEW_LEVEL)),
+        Some(l @ 1..=60) => Ok(Command::Review(l as u32)),
+        Some(_) => syntax("expected a level 1..60"),
+    }
 }
