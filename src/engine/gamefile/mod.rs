@@ -8,7 +8,7 @@ mod text;
 mod wtb;
 
 pub use text::{parse_moves, read_line, read_pgn, read_transcripts};
-pub use wtb::{read_wtb, write_wtb, WtbError, WTB_RECORD};
+pub use wtb::{name_wtb_records, read_wtb, write_wtb, wthor_names, WtbError, WTB_RECORD};
 
 use crate::engine::board::{Color, Position};
 use crate::engine::game::{Game, Move};

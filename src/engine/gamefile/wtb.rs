@@ -200,3 +200,59 @@ fn write_record(out: &mut Vec<u8>, record: &Record) -> Result<(), String> {
     out.extend_from_slice(&moves);
     Ok(())
 }
+
+/// The names of a WTHOR `.JOU` (players, 20-byte records) or `.TRN` (tournaments, 26-byte
+/// records) file: Latin-1, NUL-padded, after a 16-byte header. `None` for other bytes.
+pub fn wthor_names(bytes: &[u8], record: usize) -> Option<Vec<String>> {
+    let body = bytes.get(HEADER..)?;
+    if record == 0 || !body.len().is_multiple_of(record) {
+        return None;
+    }
+    let name = |r: &[u8]| {
+        let end = r.iter().position(|&b| b == 0).unwrap_or(r.len());
+        r[..end].iter().map(|&b| char::from(b)).collect::<String>()
+    };
+    Some(body.chunks(record).map(name).collect())
+}
+
+/// Fills the players' and tournaments' names of `.wtb` records from the names of WTHOR's
+/// `.JOU` and `.TRN` files (see [`wthor_names`]).
+pub fn name_wtb_records(records: &mut [Record], players: &[String], events: &[String]) {
+    for record in records {
+        let Some([event, black, white]) = record.wtb_ids else {
+            continue;
+        };
+        let name = |names: &[String], i: u16| names.get(usize::from(i)).cloned();
+        record.event = name(events, event);
+        record.black = name(players, black);
+        record.white = name(players, white);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_nul_padded_latin1_records_after_the_header() {
+        let mut jou = vec![0u8; HEADER];
+        for name in [&b"Ogura Ryutaro"[..], b"L\xe9vy"] {
+            let mut record = name.to_vec();
+            record.resize(20, 0);
+            jou.extend(record);
+        }
+        let names = wthor_names(&jou, 20).unwrap();
+        assert_eq!(names, ["Ogura Ryutaro", "Lévy"]);
+        assert_eq!(wthor_names(&jou[..30], 20), None);
+        let mut records = vec![Record {
+            wtb_ids: Some([0, 1, 0]),
+            ..Record::default()
+        }];
+        name_wtb_records(&mut records, &names, &["Open".to_string()]);
+        let r = &records[0];
+        assert_eq!(
+            (r.event.as_deref(), r.black.as_deref(), r.white.as_deref()),
+            (Some("Open"), Some("Lévy"), Some("Ogura Ryutaro"))
+        );
+    }
+}

@@ -9,7 +9,9 @@ mod svg;
 use super::args::{hash_mib, threads_or_cores};
 use crate::base::datafile::write_atomically;
 use crate::engine::board::Color;
-use crate::engine::gamefile::{black_discs, read_named, read_one, Record};
+use crate::engine::gamefile::{
+    black_discs, name_wtb_records, read_named, read_one, wthor_names, Record,
+};
 use crate::play::review::{
     csv, csv_row, jobs, json, parse_csv_row, review_all, side_summary, table, Job, Row, CSV_HEADER,
     DEFAULT_REVIEW_LEVEL, REVIEW_HASH_MIB,
@@ -78,7 +80,10 @@ pub fn load_games(args: &[String], only: Option<usize>) -> Result<Vec<Record>, S
     let mut games = Vec::new();
     for arg in args {
         let records = match std::fs::read(arg) {
-            Ok(bytes) => read_named(&bytes, arg).map_err(|e| format!("{arg}: {e}"))?,
+            Ok(bytes) => with_wthor_names(
+                read_named(&bytes, arg).map_err(|e| format!("{arg}: {e}"))?,
+                arg,
+            ),
             Err(_) if !arg.contains(['/', '.']) => {
                 vec![read_one(arg).map_err(|e| format!("'{arg}': {e}"))?]
             }
@@ -93,6 +98,21 @@ pub fn load_games(args: &[String], only: Option<usize>) -> Result<Vec<Record>, S
         }
     }
     Ok(games)
+}
+
+/// `.wtb` records named from the WTHOR.JOU and WTHOR.TRN files beside them, when there are.
+fn with_wthor_names(mut records: Vec<Record>, path: &str) -> Vec<Record> {
+    let dir = std::path::Path::new(path)
+        .parent()
+        .unwrap_or(std::path::Path::new("."));
+    let names = |file: &str, size| {
+        let bytes = std::fs::read(dir.join(file)).ok()?;
+        wthor_names(&bytes, size)
+    };
+    if let (Some(players), Some(events)) = (names("WTHOR.JOU", 20), names("WTHOR.TRN", 26)) {
+        name_wtb_records(&mut records, &players, &events);
+    }
+    records
 }
 
 fn review_games(args: &ReviewArgs) -> Result<(), String> {

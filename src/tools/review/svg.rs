@@ -104,7 +104,9 @@ fn loss_lines(rows: &[Row]) -> String {
     let last = totals.last().copied().unwrap_or((0, 0));
     let scale = (BOTTOM - LOSS_TOP) / f64::from(last.0.max(last.1).max(10));
     let mut out = format!(
-        "<line x1=\"{LEFT}\" y1=\"{LOSS_TOP}\" x2=\"{}\" y2=\"{LOSS_TOP}\" stroke=\"#444\"/>\n",
+        "<text x=\"{}\" y=\"{}\">running loss (discs, downward)</text>\n<line x1=\"{LEFT}\" y1=\"{LOSS_TOP}\" x2=\"{}\" y2=\"{LOSS_TOP}\" stroke=\"#444\"/>\n",
+        LEFT + 4.0,
+        LOSS_TOP - 6.0,
         WIDTH - RIGHT
     );
     for (color, stroke, total) in [
@@ -124,11 +126,11 @@ fn loss_lines(rows: &[Row]) -> String {
             color.name(),
             points.join(" ")
         ));
-        let dy = if color == Color::Black { 0.0 } else { 14.0 };
+        let dy = if color == Color::Black { 14.0 } else { 28.0 };
         out.push_str(&format!(
-            "<text x=\"{}\" y=\"{:.1}\" fill=\"{stroke}\">{} running loss: {total} discs</text>\n",
-            LEFT + 4.0,
-            BOTTOM + 2.0 + dy - 14.0,
+            "<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\" fill=\"{stroke}\">{} running loss: {total} discs</text>\n",
+            WIDTH - RIGHT,
+            LOSS_TOP + dy,
             color.name()
         ));
     }
@@ -152,19 +154,17 @@ fn marker(row: &Row, mark: Mark, cx: f64, cy: f64) -> String {
         row.best_value,
         row.loss
     );
-    let attrs = format!(
-        "class=\"{}\" data-ply=\"{}\" fill=\"{fill}\" stroke=\"black\"",
-        mark.name(),
-        row.ply
-    );
-    match row.color {
-        Color::Black => {
-            format!("<circle {attrs} cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"5\">{tip}</circle>\n")
-        }
+    let shape = match row.color {
+        Color::Black => format!("<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"5\"/>"),
         Color::White => format!(
-            "<rect {attrs} x=\"{:.1}\" y=\"{:.1}\" width=\"9\" height=\"9\">{tip}</rect>\n",
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"9\" height=\"9\"/>",
             cx - 4.5,
             cy - 4.5
         ),
-    }
+    };
+    format!(
+        "<g class=\"{}\" data-ply=\"{}\" fill=\"{fill}\" stroke=\"black\">{tip}{shape}</g>\n",
+        mark.name(),
+        row.ply
+    )
 }
