@@ -106,7 +106,7 @@ fn loss_lines(rows: &[Row]) -> String {
     let mut out = format!(
         "<text x=\"{}\" y=\"{}\">running loss (discs, downward)</text>\n<line x1=\"{LEFT}\" y1=\"{LOSS_TOP}\" x2=\"{}\" y2=\"{LOSS_TOP}\" stroke=\"#444\"/>\n",
         LEFT + 4.0,
-        LOSS_TOP - 6.0,
+        LOSS_TOP + 14.0,
         WIDTH - RIGHT
     );
     for (color, stroke, total) in [
