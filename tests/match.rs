@@ -310,7 +310,7 @@ fn an_illegal_opening_is_a_setup_error_before_any_engine_starts() {
     assert_eq!(
         err.trim_end(),
         format!(
-            "oxello match: {}: line 3: move 3 (d6) is illegal",
+            "oxello match: {}: line 3: move 3 (d6): illegal move",
             openings.display()
         )
     );

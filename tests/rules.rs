@@ -6,6 +6,7 @@ use common::data;
 use common::oracle::Pos;
 use oxello::engine::board::{Color, Position};
 use oxello::engine::game::Game;
+use oxello::engine::gamefile::read_line;
 
 fn edge_cases(kind: &str) -> Vec<Vec<String>> {
     data("rules_edge_cases.txt")
@@ -128,7 +129,9 @@ fn a_games_positions_are_those_it_went_through_passes_included() {
     let text = data("wthor_2024_2025_transcripts.txt");
     let mut with_passes = 0;
     for line in wthor_lines(&text) {
-        let game = Game::from_line(line).unwrap_or_else(|| panic!("{line}"));
+        let game = read_line(line, 1)
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+            .game;
         let moves = game.moves();
         // The whole game and two starts of it (some end just before a pass).
         for n in [moves.len(), moves.len() * 2 / 3, moves.len() - 1] {

@@ -181,14 +181,4 @@ impl Game {
         let moves = parse_transcript(s).map_err(|ParseError(e)| e)?;
         Game::replay(Position::start(), &moves)
     }
-
-    /// The first word of `line` that is a non-empty legal game from the start position, so
-    /// that `<transcript> <result>` and WTHOR's `<source> <score> <transcript>` lines both read.
-    pub fn from_line(line: &str) -> Option<Game> {
-        line.split_whitespace().find_map(|word| {
-            Game::from_transcript(word)
-                .ok()
-                .filter(|g| !g.record().is_empty())
-        })
-    }
 }

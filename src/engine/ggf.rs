@@ -44,24 +44,52 @@ pub fn annotated_move(i: &str) -> IResult<&str, (Move, ())> {
     )(i)
 }
 
-/// One `NAME[value]` property of a GGF record.
-fn property(i: &str) -> IResult<&str, (&str, &str)> {
-    delimited(
+/// One `NAME[value]` property of a GGF record; `\]` and `\\` in the value are a
+/// bracket and a backslash.
+fn property(i: &str) -> IResult<&str, (&str, String)> {
+    let (i, name) = delimited(
         multispace0,
-        pair(
-            take_while1(|c: char| c.is_ascii_uppercase()),
-            delimited(char('['), opt(is_not("]")), char(']')),
-        ),
-        multispace0,
-    )(i)
-    .map(|(rest, (name, v))| (rest, (name, v.unwrap_or(""))))
+        take_while1(|c: char| c.is_ascii_uppercase()),
+        char('['),
+    )(i)?;
+    let (i, value) = escaped_value(i)?;
+    let (i, _) = multispace0(i)?;
+    Ok((i, (name, value)))
+}
+
+/// The text up to the first `]` not escaped by a backslash, unescaped, and the rest after it.
+fn escaped_value(i: &str) -> IResult<&str, String> {
+    let mut value = String::new();
+    let mut chars = i.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            ']' => return Ok((&i[at + 1..], value)),
+            '\\' => value.extend(chars.next().map(|(_, c)| c)),
+            c => value.push(c),
+        }
+    }
+    Err(nom::Err::Error(nom::error::Error::new(
+        i,
+        nom::error::ErrorKind::Char,
+    )))
+}
+
+/// Escapes a property value for a GGF record: `]` and `\` get a backslash.
+pub fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace(']', "\\]")
 }
 
 /// Parses a GGF record, `(;GM[Othello]...BO[8 ...]B[f5]W[...]...;)`, into a game: the `BO`
 /// position and every move after it, checked against the rules. Unknown properties are
 /// skipped, in any order.
 pub fn parse_ggf(text: &str) -> Result<Game, String> {
-    let parsed: IResult<&str, Vec<(&str, &str)>> = all_consuming(delimited(
+    parse_ggf_record(text).map(|(game, _)| game)
+}
+
+/// [`parse_ggf`] with the record's properties other than `BO`, `B` and `W`, as named and
+/// unescaped (`PB`, `PW`, `RE`, `PC`, ...).
+pub fn parse_ggf_record(text: &str) -> Result<(Game, Vec<(String, String)>), String> {
+    let parsed: IResult<&str, Vec<(&str, String)>> = all_consuming(delimited(
         tuple((multispace0, tag("(;"))),
         many0(property),
         tuple((tag(";)"), space0)),
@@ -70,43 +98,46 @@ pub fn parse_ggf(text: &str) -> Result<Game, String> {
         .map(|(_, p)| p)
         .map_err(|_| "not a GGF record '(;...;)'".to_string())?;
     let mut game: Option<Game> = None;
+    let mut others = Vec::new();
     for (name, value) in properties {
         match name {
             "GM" if !value.trim().eq_ignore_ascii_case("othello") => {
-                return Err(format!("game '{}' is not Othello", quote(value, 40)));
+                return Err(format!("game '{}' is not Othello", quote(&value, 40)));
             }
             "TY" if !value.trim().starts_with('8') => {
-                return Err(format!("board type '{}' is not 8x8", quote(value, 40)));
+                return Err(format!("board type '{}' is not 8x8", quote(&value, 40)));
             }
             "BO" => {
                 if game.is_some() {
                     return Err("two BO properties".into());
                 }
-                game = Some(Game::new(parse_board(value)?));
+                game = Some(Game::new(parse_board(&value)?));
             }
             "B" | "W" => {
                 let game = game.as_mut().ok_or("a move before the BO position")?;
-                let color = if name == "B" {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                let mv = match annotated_move(value.trim()) {
-                    Ok(("", (mv, ()))) => mv,
-                    _ => return Err(format!("malformed move {name}[{}]", quote(value, 40))),
-                };
-                apply(game, color, mv).map_err(|e| {
-                    format!(
-                        "move {} {name}[{}]: {e}",
-                        game.record().len() + 1,
-                        quote(value, 40)
-                    )
-                })?;
+                record_move(game, name, &value)?;
             }
-            _ => {}
+            _ => others.push((name.to_string(), value)),
         }
     }
-    game.ok_or_else(|| "no BO position".into())
+    Ok((game.ok_or("no BO position")?, others))
+}
+
+/// Plays the record's `B[..]` or `W[..]` property on `game`.
+fn record_move(game: &mut Game, name: &str, value: &str) -> Result<(), String> {
+    let color = if name == "B" {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let mv = match annotated_move(value.trim()) {
+        Ok(("", (mv, ()))) => mv,
+        _ => return Err(format!("malformed move {name}[{}]", quote(value, 40))),
+    };
+    apply(game, color, mv).map_err(|e| {
+        let n = game.record().len() + 1;
+        format!("move {n} {name}[{}]: {e}", quote(value, 40))
+    })
 }
 
 /// Plays `mv` for `color` on `game`, a pass only when `color` has no move.

@@ -11,6 +11,7 @@
 pub mod board;
 pub mod eval;
 pub mod game;
+pub mod gamefile;
 pub mod ggf;
 pub mod notation;
 pub mod perft;

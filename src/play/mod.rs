@@ -13,6 +13,7 @@
 pub mod book;
 pub mod clock;
 pub mod report;
+pub mod review;
 pub mod session;
 pub mod thread;
 pub mod values;

@@ -112,6 +112,11 @@ impl Play {
         }
     }
 
+    /// Threads per search.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
     pub fn game(&self) -> &Game {
         &self.game
     }

@@ -6,6 +6,7 @@ use super::batch::training::{self, AccuracyArgs, DataArgs, SelfplayArgs, TrainAr
 use super::batch::{self, AnalyzeArgs, PerftArgs, SolveArgs};
 use super::book::{self, BookArgs};
 use super::fit_probcut::{self, FitProbcutArgs};
+use super::review::{self, ReviewArgs};
 use clap::Subcommand;
 use std::process::ExitCode;
 
@@ -45,6 +46,11 @@ pub enum Tool {
     Data(DataArgs),
     /// The opening book: build, add games, show, info, merge (see `oxello book --help`).
     Book(BookArgs),
+    /// Review games: every move searched at a level against the best move, the discs lost,
+    /// marks and a summary for each side (see `oxello review --help` for the marks).
+    ///
+    /// Example: oxello review f5d6c3d3c4f4f6f3e6e7 --level 4
+    Review(ReviewArgs),
     /// Measure ProbCut's error models (shallow against deep or exact scores) on recorded games
     /// and print them as src/engine/search/probcut.rs holds them.
     FitProbcut(FitProbcutArgs),
@@ -66,6 +72,7 @@ impl Tool {
             Tool::Data(args) => training::run_data(&args),
             Tool::Book(args) => book::run_book(args),
             Tool::FitProbcut(args) => fit_probcut::run(&args),
+            Tool::Review(args) => review::run(&args),
         }
     }
 }

@@ -41,4 +41,5 @@ pub mod book;
 pub mod cli;
 pub mod fit_probcut;
 pub mod match_runner;
+pub mod review;
 pub mod training;

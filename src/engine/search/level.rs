@@ -134,6 +134,17 @@ impl Level {
         (1..=MAX_LEVEL).contains(&n).then_some(Level(n))
     }
 
+    /// The level nearest to `n` (1-60), for constants.
+    pub const fn nearest(n: u32) -> Level {
+        if n < 1 {
+            Level(1)
+        } else if n > MAX_LEVEL {
+            Level(MAX_LEVEL)
+        } else {
+            Level(n)
+        }
+    }
+
     /// Reads a level as every front end and option takes it: `0` is no level (play by the
     /// clock), `1`-`60` a level, anything else an error.
     pub fn parse(text: &str) -> Result<Option<Level>, LevelError> {
@@ -144,6 +155,11 @@ impl Level {
                 .ok_or_else(|| LevelError(text.into())),
             Err(_) => Err(LevelError(text.into())),
         }
+    }
+
+    /// Reads a level that must be one (1-60): for a job that has no clock to play by.
+    pub fn parse_some(text: &str) -> Result<Level, LevelError> {
+        Level::parse(text)?.ok_or_else(|| LevelError(text.into()))
     }
 
     /// For clap: the number of a level, or 0 for none, validated as [`Level::parse`] does

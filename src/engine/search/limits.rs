@@ -49,6 +49,9 @@ pub struct Limits {
     /// Midgame iterations cut by Multi-ProbCut (see `search::probcut`); off, they search every
     /// node to its full depth (as the error model's fit needs).
     pub probcut: bool,
+    /// Search only these root moves (a mask of squares), as UCI's `searchmoves`; `None`, or a
+    /// mask with none of the legal moves, searches them all.
+    pub root_moves: Option<u64>,
 }
 
 impl Default for Limits {
@@ -65,6 +68,7 @@ impl Default for Limits {
             exact_empties: None,
             threads: 1,
             probcut: true,
+            root_moves: None,
         }
     }
 }

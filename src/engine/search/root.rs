@@ -66,7 +66,7 @@ impl Searcher<'_> {
         self.stopped = false;
 
         let mut root = RootMoves {
-            moves: self.ordered_root_moves(board),
+            moves: self.ordered_root_moves(board, limits.root_moves),
             improvement: None,
         };
         let empties = board.empty_count();
@@ -183,7 +183,11 @@ impl Searcher<'_> {
                 elapsed: Duration::ZERO,
             }
         } else {
-            self.run(&passed, limits, |_| {})
+            let all = Limits {
+                root_moves: None,
+                ..limits.clone()
+            };
+            self.run(&passed, &all, |_| {})
         };
         Report {
             lines: Vec::new(),
@@ -194,9 +198,12 @@ impl Searcher<'_> {
         }
     }
 
-    /// The root moves ordered by the evaluation of the position after each, best first.
-    fn ordered_root_moves(&self, board: &Board) -> Vec<RootMove> {
-        let mut moves: Vec<RootMove> = Squares(board.moves())
+    /// The root moves (those of `only` when it holds any) ordered by the evaluation of the
+    /// position after each, best first.
+    fn ordered_root_moves(&self, board: &Board, only: Option<u64>) -> Vec<RootMove> {
+        let legal = board.moves();
+        let chosen = only.map_or(legal, |mask| mask & legal);
+        let mut moves: Vec<RootMove> = Squares(if chosen == 0 { legal } else { chosen })
             .map(|sq| {
                 let child = board.apply(sq, flips(board.player, board.opponent, sq));
                 RootMove {

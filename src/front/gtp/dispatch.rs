@@ -4,13 +4,19 @@
 //! end of input included, waits its turn.
 
 use super::parse::{find, parse_request, preprocess, Command, CommandError, Request, COMMANDS};
+use crate::base::datafile::write_atomically;
 use crate::base::io::{Input, Output, MAX_LINE};
 use crate::engine::board::Color;
 use crate::engine::eval::evaluate;
 use crate::engine::game::{Game, Move};
+use crate::engine::gamefile::{
+    read_named, read_one, write_ggf, write_transcript, ReadError, Record,
+};
 use crate::engine::perft::PerftMode;
+use crate::engine::search::Level;
 use crate::play::clock::{Clock, Remaining};
 use crate::play::report::{best_line, format_score, info_lines, vertex_name};
+use crate::play::review::{jobs, review_all, side_summary, table, REVIEW_HASH_MIB};
 use crate::play::session::{Play, Settings};
 use crossbeam_channel::Receiver;
 use std::io::Write;
@@ -210,7 +216,64 @@ impl<W: Write> Session<W> {
                 .set_randomness(discs)
                 .map(|_| String::new())
                 .map_err(|e| e.to_string()),
+            GameText(text) => self.set_record(read_one(&text)),
+            LoadGgf(path, ply) => self.load_ggf(&path, ply),
+            SaveGgf(path) => self.save_ggf(&path),
+            Transcript => Ok(write_transcript(self.play.game())),
+            Review(level) => Ok(self.review(level)),
         })
+    }
+
+    /// Replaces the game by a record read, or leaves it as it is and says why not.
+    fn set_record(&mut self, record: Result<Record, ReadError>) -> Reply {
+        let record = record.map_err(|e| e.to_string())?;
+        self.play.set_game(record.game);
+        Ok(String::new())
+    }
+
+    /// The first game of a file (any format `engine::gamefile` reads), to move `ply` if given.
+    fn load_ggf(&mut self, path: &str, ply: Option<usize>) -> Reply {
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        let first = read_named(&bytes, path)
+            .map_err(|e| format!("{path}: {e}"))?
+            .remove(0);
+        let Some(n) = ply else {
+            return self.set_record(Ok(first));
+        };
+        let moves = first.game.moves();
+        let played = moves
+            .get(..n)
+            .ok_or_else(|| format!("{path}: move {n}: the game has {} moves", moves.len()))?;
+        let game = Game::replay(*first.game.start(), played)?;
+        self.play.set_game(game);
+        Ok(String::new())
+    }
+
+    /// Writes the game to `path` as one GGF record, replacing the file whole.
+    fn save_ggf(&mut self, path: &str) -> Reply {
+        let record = Record::of(self.play.game().clone(), 1);
+        let text = write_ggf(&record) + "\n";
+        write_atomically(std::path::Path::new(path), text.as_bytes())
+            .map_err(|e| format!("{path}: {e}"))?;
+        Ok(String::new())
+    }
+
+    /// The review of the game, as `oxello review` prints it: the rows, then each side's
+    /// summary.
+    fn review(&mut self, level: Level) -> String {
+        let rows = review_all(
+            &jobs(self.play.game(), 1),
+            level,
+            self.play.threads(),
+            REVIEW_HASH_MIB,
+            &|_| {},
+        );
+        format!(
+            "\n{}{}\n{}",
+            table(&rows),
+            side_summary(&rows, Color::Black),
+            side_summary(&rows, Color::White)
+        )
     }
 
     fn genmove(&mut self, color: Color, play: bool) -> Reply {

@@ -6,6 +6,7 @@ use crate::engine::game::Move;
 use crate::engine::notation::ascii_tag_no_case as tag_no_case;
 use crate::engine::notation::{parse_board_chars, parse_side};
 use crate::engine::search::Level;
+use crate::play::review::DEFAULT_REVIEW_LEVEL;
 use crate::play::values::{Discs, HashMib, Lines, Seconds, Threads, ValueError};
 use nom::branch::alt;
 use nom::bytes::complete::take_while1;
@@ -60,6 +61,13 @@ pub enum Command {
     Threads(usize),
     Book(bool),
     BookRandomness(f64),
+    /// A game given as a transcript, read by `engine::gamefile`.
+    GameText(String),
+    /// A game file's first game, played to a move number if given.
+    LoadGgf(String, Option<usize>),
+    SaveGgf(String),
+    Transcript,
+    Review(Level),
 }
 
 /// Why a line is not a command.
@@ -320,6 +328,15 @@ pub const COMMANDS: &[Spec] = &[
     spec("oxello-book-randomness", "<discs>", (1, 1), |a| {
         option(a[0]).map(|d: Discs| Command::BookRandomness(d.get()))
     }),
+    spec("oxello-game", "<transcript>", (1, usize::MAX), |a| {
+        Ok(Command::GameText(a.join(" ")))
+    }),
+    spec("oxello-loadggf", "<file> [move]", (1, 2), load_ggf),
+    spec("oxello-saveggf", "<file>", (1, 1), |a| {
+        Ok(Command::SaveGgf(a[0].to_string()))
+    }),
+    spec("oxello-transcript", "", (0, 0), |_| Ok(Command::Transcript)),
+    spec("oxello-review", "[level]", (0, 1), review),
 ];
 
 /// The command called `name`, if there is one.
@@ -367,4 +384,22 @@ fn analyze(a: &[&str]) -> Result<Command, CommandError> {
         lines: lines.map_or(1, Lines::get),
         seconds: seconds.map(Seconds::get),
     })
+}
+
+fn load_ggf(a: &[&str]) -> Result<Command, CommandError> {
+    let ply = a
+        .get(1)
+        .map(|n| whole(n, "a move number", unsigned))
+        .transpose()?;
+    Ok(Command::LoadGgf(a[0].to_string(), ply.map(|n| n as usize)))
+}
+
+/// The review's level, 1-60 (default [`DEFAULT_REVIEW_LEVEL`]).
+fn review(a: &[&str]) -> Result<Command, CommandError> {
+    let Some(text) = a.first() else {
+        return Ok(Command::Review(DEFAULT_REVIEW_LEVEL));
+    };
+    Level::parse_some(text)
+        .map(Command::Review)
+        .or_else(|_| syntax(format!("expected a level 1..60, got '{}'", shorten(text))))
 }

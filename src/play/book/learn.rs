@@ -7,7 +7,7 @@ use super::file::BookError;
 use super::jobs::{JobOptions, Jobs, Progress};
 use super::store::{Book, Key};
 use crate::engine::game::Game;
-use crate::engine::ggf::parse_ggf;
+use crate::engine::gamefile::{read_ggf, read_line};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
@@ -47,8 +47,8 @@ impl Book {
     }
 }
 
-/// Reads a file of games: one per line, as a transcript (the first word of the line that is
-/// a legal game from the start, so WTHOR-style lines work) or as GGF records. Blank lines
+/// Reads a file of games: one per line, as a transcript (the line's first run of words that
+/// are moves, so WTHOR-style lines work; see `engine::gamefile`) or as GGF records. Blank lines
 /// and lines starting with `#` are skipped; any other line without a game is an error.
 pub fn parse_games(text: &str) -> Result<Vec<Game>, String> {
     let mut games = Vec::new();
@@ -58,33 +58,14 @@ pub fn parse_games(text: &str) -> Result<Vec<Game>, String> {
             continue;
         }
         let parsed = if line.contains("(;") {
-            ggf_records(line)
+            read_ggf(line).map(|records| records.into_iter().map(|r| r.game).collect())
         } else {
-            transcript_game(line).map(|g| vec![g])
+            read_line(line, n + 1).map(|r| vec![r.game])
         };
-        games.extend(parsed.map_err(|e| format!("line {}: {e}", n + 1))?);
+        games.extend(parsed.map_err(|mut e| {
+            e.line = Some(n + 1);
+            e.to_string()
+        })?);
     }
     Ok(games)
-}
-
-/// The GGF records of one line.
-fn ggf_records(line: &str) -> Result<Vec<Game>, String> {
-    let mut games = Vec::new();
-    let mut rest = line;
-    while let Some(start) = rest.find("(;") {
-        let end = rest[start..]
-            .find(";)")
-            .ok_or("a GGF record without its end ';)'")?
-            + start
-            + 2;
-        games.push(parse_ggf(&rest[start..end])?);
-        rest = &rest[end..];
-    }
-    Ok(games)
-}
-
-/// The game on a transcript or WTHOR-style line.
-fn transcript_game(line: &str) -> Result<Game, String> {
-    Game::from_line(line)
-        .ok_or_else(|| "no game: expected a legal transcript (f5d6c3...) or a GGF record".into())
 }

@@ -17,6 +17,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+pub mod games;
 pub mod matches;
 pub mod training;
 

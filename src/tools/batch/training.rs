@@ -139,6 +139,7 @@ pub fn run_data(args: &DataArgs) -> ExitCode {
     let result = match &args.command {
         DataCommand::Merge { out, inputs } => merge_files(out, inputs),
         DataCommand::Convert { input, output } => convert_file(input, output),
+        DataCommand::Games { inputs, out } => super::games::convert_games(inputs, out.as_deref()),
         DataCommand::Relabel {
             input,
             output,
@@ -518,6 +519,17 @@ pub enum DataCommand {
         input: PathBuf,
         /// Where to write, whole.
         output: PathBuf,
+    },
+    /// Game files (transcripts, GGF, WTHOR .wtb or PGN) read and checked, then written to
+    /// --out in the format its name asks for (.wtb, .ggf, else transcripts), or as
+    /// transcripts on stdout.
+    Games {
+        /// Game files, any format.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Where to write, whole.
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Write the records of INPUT to OUTPUT, in the same order, each `played` or `searched`
     /// one with --empties given the value of a --depth search by the evaluation (a backed-up

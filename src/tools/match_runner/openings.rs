@@ -4,7 +4,7 @@
 use crate::base::rng::{shuffle, Rng};
 use crate::engine::board::{Color, Position, Squares};
 use crate::engine::game::{Game, Move};
-use crate::engine::notation::parse_transcript;
+use crate::engine::gamefile::read_line;
 
 /// An opening known to be legal: the game its moves lead to.
 #[derive(Clone, Debug)]
@@ -44,12 +44,8 @@ pub fn load_openings(text: &str, seed: Option<u64>) -> Result<Vec<Opening>, Stri
         if line.is_empty() || line.starts_with('#') || line.starts_with('%') {
             continue;
         }
-        let word = line.split_whitespace().next().unwrap_or("");
-        let opening = parse_transcript(word)
-            .map_err(|e| e.to_string())
-            .and_then(|moves| Opening::new(&moves))
-            .map_err(|e| format!("line {}: {e}", n + 1))?;
-        openings.push(opening);
+        let record = read_line(line, n + 1).map_err(|e| e.to_string())?;
+        openings.push(Opening { game: record.game });
     }
     if openings.is_empty() {
         return Err("no openings".into());
@@ -84,7 +80,10 @@ mod tests {
     #[test]
     fn an_opening_that_is_not_legal_names_its_line_and_move() {
         let error = |text: &str| load_openings(text, None).unwrap_err();
-        assert_eq!(error("f5d6\n\nf5d6d6\n"), "line 3: move 3 (d6) is illegal");
+        assert_eq!(
+            error("f5d6\n\nf5d6d6\n"),
+            "line 3: move 3 (d6): illegal move"
+        );
         // The shortest game ends after 9 moves.
         assert_eq!(
             error("% comment\nd3c3b3d2e1d6d7e3f4a1\n"),

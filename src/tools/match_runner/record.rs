@@ -1,12 +1,9 @@
 //! Game records in GGF, the Generic Game Format of the Othello servers.
 
 use super::outcome::{Forfeit, GameResult};
-use crate::engine::board::Color;
-use crate::engine::game::Move;
-use crate::engine::notation::square_name;
-
-/// The start position as a GGF board: 8, 64 squares a1..h8 (`*` black, `O` white), side.
-const START_BOARD: &str = "8 ---------------------------O*------*O--------------------------- *";
+use crate::engine::board::{Color, Position};
+use crate::engine::gamefile::{ggf_board, ggf_move};
+use crate::engine::ggf::escape;
 
 /// One game as a GGF record. `RE` is black's disc differential under the WOF rule; a forfeit
 /// is marked `:t` (time) or `:r` (any other forfeit, as a resignation).
@@ -22,24 +19,16 @@ pub fn ggf(result: &GameResult, names: [&str; 2]) -> String {
         Some(_) => ":r",
     };
     let mut out = format!(
-        "(;GM[Othello]PC[oxello match]PB[{}]PW[{}]RE[{:+}.000{mark}]TY[8]BO[{START_BOARD}]",
+        "(;GM[Othello]PC[oxello match]PB[{}]PW[{}]RE[{:+}.000{mark}]TY[8]BO[{}]",
         escape(black),
         escape(white),
-        result.black_score
+        result.black_score,
+        ggf_board(&Position::start())
     );
     for &(c, mv, secs) in &result.moves {
         let tag = if c == Color::Black { 'B' } else { 'W' };
-        let text = match mv {
-            Move::Play(sq) => square_name(sq).to_uppercase(),
-            Move::Pass => "PA".to_string(),
-        };
-        out.push_str(&format!("{tag}[{text}//{secs:.2}]"));
+        out.push_str(&format!("{tag}[{}//{secs:.2}]", ggf_move(mv)));
     }
     out.push_str(";)");
     out
-}
-
-/// GGF values end at `]`; a backslash escapes it.
-fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace(']', "\\]")
 }

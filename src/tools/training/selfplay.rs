@@ -20,6 +20,7 @@ use super::record::{
 use crate::base::rng::Rng;
 use crate::engine::board::{Color, Position, Squares};
 use crate::engine::game::Game;
+use crate::engine::gamefile::read_line;
 use crate::engine::search::{search, Limits};
 use crate::engine::tt::TranspositionTable;
 use crossbeam_channel::unbounded;
@@ -92,13 +93,15 @@ impl Progress {
     }
 }
 
-/// Reads a file of games: on each line, the first word that is a legal transcript from the
-/// start position (so both `<transcript> <result>` and WTHOR's `<source> <score>
-/// <transcript>` lines work). Lines without one, and comments, are skipped.
+/// Reads a file of games: on each line, its first run of words that are moves, read by
+/// `engine::gamefile` (so both `<transcript> <result>` and WTHOR's `<source> <score>
+/// <transcript>` lines work). Lines without a legal game, and comments, are skipped.
 pub fn read_games(text: &str) -> Vec<Game> {
     text.lines()
-        .filter(|line| !line.trim_start().starts_with('#'))
-        .filter_map(Game::from_line)
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .filter_map(|(n, line)| read_line(line, n + 1).ok())
+        .map(|record| record.game)
         .collect()
 }
 
