@@ -12,7 +12,7 @@
 
 pub mod book;
 pub mod clock;
-pub mod report;
+pub mod format;
 pub mod review;
 pub mod session;
 pub mod thread;

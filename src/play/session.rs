@@ -13,7 +13,7 @@ use crate::play::book::{BookMove, Depth};
 use crate::play::clock::{
     solvable_empties, Clock, Remaining, DEFAULT_ANALYSIS_SECONDS, MAX_SECONDS,
 };
-use crate::play::report::{format_score, iteration_line, vertex_name};
+use crate::play::format::{format_score, iteration_line, vertex_name};
 use crate::play::thread::{Event, SearchThread};
 use crossbeam_channel::{at, never, select, Receiver};
 use std::time::{Duration, Instant};

@@ -15,7 +15,7 @@ use crate::engine::gamefile::{
 use crate::engine::perft::PerftMode;
 use crate::engine::search::Level;
 use crate::play::clock::{Clock, Remaining};
-use crate::play::report::{best_line, format_score, info_lines, vertex_name};
+use crate::play::format::{best_line, format_score, info_lines, vertex_name};
 use crate::play::review::{jobs, review_all, side_summary, table, REVIEW_HASH_MIB};
 use crate::play::session::{Play, Settings};
 use crossbeam_channel::Receiver;

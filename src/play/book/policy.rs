@@ -14,7 +14,7 @@ use crate::engine::eval::DISC;
 use crate::engine::game::Game;
 use crate::engine::search::{Level, Plan, Selectivity};
 use crate::play::book::{Book, BookError, BookMove, Depth};
-use crate::play::report::{format_score, vertex_name};
+use crate::play::format::{format_score, vertex_name};
 use std::fmt;
 use std::path::{Path, PathBuf};
 

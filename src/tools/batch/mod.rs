@@ -10,7 +10,7 @@ use crate::engine::perft::{perft_parallel, PerftMode};
 use crate::engine::search::{search, Level, Limits};
 use crate::engine::tt::TranspositionTable;
 use crate::play::clock::{solvable_empties, DEFAULT_ANALYSIS_SECONDS, MAX_SECONDS};
-use crate::play::report::{best_line, info_lines, vertex_name};
+use crate::play::format::{best_line, info_lines, vertex_name};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -10,7 +10,7 @@ use crate::engine::notation::parse_position;
 use crate::play::book::{
     add_games, parse_games, Book, BookError, Checkpoint, Depth, JobOptions, Jobs, Progress,
 };
-use crate::play::report::{format_score, vertex_name};
+use crate::play::format::{format_score, vertex_name};
 use crate::tools::args::{parse_shard, threads_or_cores};
 use build::{build, BuildConfig, Shard};
 use std::collections::BTreeMap;
