@@ -31,7 +31,7 @@ use std::time::Instant;
 #[command(
     after_help = "Marks, by the discs a move loses against the best move at the level: \
 1-3 an inaccuracy (?!), 4-9 a mistake (?), 10 or more a blunder (??). Values are whole discs \
-for the side to move; '~' marks a midgame estimate (not exact). A loss is never below 0: a \
+for the side to move; '~' marks a value that is not exact (a midgame estimate or a selective endgame stage). A loss is never below 0: a \
 midgame search of the played move alone may score it above the best search. Forced passes \
 have no row; 'ply' counts moves, passes not counted."
 )]
