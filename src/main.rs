@@ -47,6 +47,10 @@ struct Cli {
     /// GTP engine: choose among the book moves within this many discs of the best (0-64).
     #[arg(long, default_value = "0", value_parser = str::parse::<Discs>)]
     book_randomness: Discs,
+    /// GTP/NBoard engine: think on the opponent's time on the reply it expects (as
+    /// `oxello-ponder on`).
+    #[arg(long)]
+    ponder: bool,
     /// Evaluation weights file to use instead of the built-in one (see `oxello train`).
     #[arg(long, global = true)]
     eval_file: Option<std::path::PathBuf>,
@@ -66,7 +70,7 @@ enum Command {
 /// The help's note on the peers' words.
 const PEER_ALIASES: &str = "Edax's and Egaroucid's words work too, before any subcommand, so \
 that a GUI set up for them starts Oxello unchanged: -gtp (GTP, the default), -nboard (as \
-`nboard`), -l N or -level N (as --depth N), -nobook (as --no-book).";
+`nboard`), -l N or -level N (as --depth N), -nobook (as --no-book), -ponder (as --ponder).";
 
 /// The command line with the peers' words (see [`PEER_ALIASES`]) made Oxello's, up to the
 /// first subcommand: a subcommand's arguments (a position starting with `-`) stay as they are.
@@ -91,6 +95,7 @@ fn peer_aliases(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
             "-nboard" => nboard = true,
             "-l" | "-level" => out.push("--depth".into()),
             "-nobook" => out.push("--no-book".into()),
+            "-ponder" => out.push("--ponder".into()),
             _ => out.push(arg),
         }
     }
@@ -149,6 +154,7 @@ fn serve(cli: &Cli, nboard: bool) -> ExitCode {
         level: cli.depth.and_then(oxello::engine::search::Level::new),
         move_time: cli.move_time.map(Seconds::get).filter(|&t| t > 0.0),
         threads: threads_or_cores(cli.threads),
+        ponder: cli.ponder,
         book,
     };
     let input = oxello::base::io::spawn_readers();

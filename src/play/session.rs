@@ -1,11 +1,14 @@
 //! The game-control layer under every front end (GTP, NBoard): the game with its passes and
 //! undo, the clocks and strength settings, the search thread, and the input read while a
 //! search runs. Front ends translate lines into calls on [`Play`] and format what it returns;
-//! they hold no game state of their own.
+//! they hold no game state of their own. With pondering on (see [`ponder`]), the session
+//! searches on the opponent's time the reply it expects.
+
+mod ponder;
 
 use crate::base::io::{Inbox, Input};
 use crate::engine::board::{Board, Color};
-use crate::engine::game::{Game, GameError};
+use crate::engine::game::{Game, GameError, Move};
 use crate::engine::perft::PerftMode;
 use crate::engine::search::{Level, Limits, Report};
 use crate::play::book::policy::{self, Opening};
@@ -31,6 +34,8 @@ pub struct Settings {
     pub move_time: Option<f64>,
     /// Threads of every search.
     pub threads: usize,
+    /// Think on the opponent's time.
+    pub ponder: bool,
     /// The opening book.
     pub book: policy::BookSettings,
 }
@@ -83,6 +88,10 @@ pub struct Play {
     /// outlives the game (a new one is played under the same clock) and is forgotten when
     /// the clock, the move time or the threads change.
     reach: Option<(u32, Depth)>,
+    /// Think on the opponent's time.
+    pondering: bool,
+    /// The search on the opponent's time, while it may still serve.
+    ponder: Option<ponder::Ponder>,
 }
 
 fn index(c: Color) -> usize {
@@ -109,6 +118,8 @@ impl Play {
             threads: options.threads,
             opening: Opening::new(options.book.clone()),
             reach: None,
+            pondering: options.ponder,
+            ponder: None,
         }
     }
 
@@ -123,23 +134,40 @@ impl Play {
 
     /// Replaces the game (a new one, a set-up position or a whole record); the clocks restart.
     pub fn set_game(&mut self, game: Game) {
+        self.stop_ponder();
         self.game = game;
         self.left = [self.clock.initial(); 2];
     }
 
     pub fn play(&mut self, color: Color, sq: u32) -> Result<(), GameError> {
-        self.game.play(color, sq)
+        self.game.play(color, sq)?;
+        self.follow_ponder(Some(sq));
+        Ok(())
     }
 
     pub fn pass(&mut self, color: Color) -> Result<(), GameError> {
-        self.game.pass(color)
+        self.game.pass(color)?;
+        self.follow_ponder(None);
+        Ok(())
+    }
+
+    /// Plays `mv` as a game record reads it (a pass only when `color` has no move).
+    pub fn play_move(&mut self, color: Color, mv: Move) -> Result<(), String> {
+        crate::engine::ggf::apply(&mut self.game, color, mv)?;
+        self.follow_ponder(match mv {
+            Move::Play(sq) => Some(sq),
+            Move::Pass => None,
+        });
+        Ok(())
     }
 
     pub fn undo(&mut self) -> Result<(), GameError> {
+        self.stop_ponder();
         self.game.undo()
     }
 
     pub fn set_clock(&mut self, clock: Clock) {
+        self.stop_ponder();
         if clock != self.clock {
             self.reach = None;
         }
@@ -153,10 +181,12 @@ impl Play {
 
     /// A playing level for every move (`None`: play by the clock).
     pub fn set_level(&mut self, level: Option<Level>) {
+        self.stop_ponder();
         self.level = level;
     }
 
     pub fn set_move_time(&mut self, seconds: Option<f64>) {
+        self.stop_ponder();
         let move_time = seconds.filter(|&s| s > 0.0);
         if move_time != self.move_time {
             self.reach = None;
@@ -165,13 +195,15 @@ impl Play {
     }
 
     pub fn set_threads(&mut self, threads: usize) {
+        self.stop_ponder();
         if threads != self.threads {
             self.reach = None;
         }
         self.threads = threads;
     }
 
-    pub fn resize_hash(&self, mib: usize) {
+    pub fn resize_hash(&mut self, mib: usize) {
+        self.stop_ponder();
         self.engine.resize(mib);
     }
 
@@ -199,6 +231,7 @@ impl Play {
 
     /// The front end can no longer write: the session ends as at EOF.
     pub fn output_failed(&mut self) {
+        self.stop_ponder();
         self.engine.stop();
         self.inbox.close();
     }
@@ -249,18 +282,21 @@ impl Play {
         };
         let moves = board.moves();
         if moves.count_ones() == 1 {
+            self.stop_ponder();
             return Ok(Choice::Forced(moves.trailing_zeros()));
         }
         if let Some(book) = self.book_move(&board) {
+            self.stop_ponder();
             return Ok(Choice::Book(book));
         }
+        let asked = Instant::now();
         let limits = self.move_limits(color, board.empty_count());
-        let report = self.think(board, limits, None, progress);
+        let report = match self.take_ponder(&board) {
+            Some(ponder) => self.resume(ponder, &limits, progress),
+            None => self.think(board, limits, None, progress),
+        };
         if charge {
-            let i = index(color);
-            if let Some(left) = self.left[i] {
-                self.left[i] = Some(self.clock.after_move(left, report.elapsed.as_secs_f64()));
-            }
+            self.charge(color, asked.elapsed());
         }
         let empties = board.empty_count();
         if self.reach.is_none_or(|(most, _)| empties >= most) {
@@ -270,6 +306,14 @@ impl Play {
         // A finished search always names a root move; the first legal one is a fallback.
         let square = report.best_move().unwrap_or(moves.trailing_zeros());
         Ok(Choice::Searched(square, report))
+    }
+
+    /// Takes `used` off `color`'s clock, if it has one.
+    fn charge(&mut self, color: Color, used: Duration) {
+        let i = index(color);
+        if let Some(left) = self.left[i] {
+            self.left[i] = Some(self.clock.after_move(left, used.as_secs_f64()));
+        }
     }
 
     /// The log's line for a move chosen: the move, its score, the time used and the time
@@ -327,10 +371,9 @@ impl Play {
     /// Counts the current position's perft leaves to `depth` on the search thread, reading
     /// input meanwhile as a search does: `None` when input (`stop`) or a closed output ended it.
     pub fn perft(&mut self, depth: u32, mode: PerftMode) -> Option<u64> {
+        self.stop_ponder();
         self.engine.perft(self.game.position().board, depth, mode);
-        if self.interrupted() || self.inbox.closed() {
-            self.engine.stop();
-        }
+        self.stop_if_interrupted();
         let events = self.engine.events().clone();
         loop {
             let input = self.inbox.source().unwrap_or_else(never);
@@ -397,27 +440,43 @@ impl Play {
         after_eof: Option<Duration>,
         mut progress: impl FnMut(&Report) -> bool,
     ) -> Report {
-        let started = Instant::now();
+        self.stop_ponder();
         let hard = limits.hard_time;
+        let started = self.start(board, limits);
+        self.stop_if_interrupted();
+        let deadline = after_eof.map(|t| started + t);
+        let report = self.wait(deadline, &mut progress);
+        self.note_lag(started, hard);
+        report
+    }
+
+    /// Starts searching `board` on the session's threads; returns when its clock started.
+    fn start(&self, board: Board, limits: Limits) -> Instant {
+        let started = Instant::now();
         let limits = Limits {
             threads: self.threads,
             clock_start: Some(started),
             ..limits
         };
         self.engine.start(board, limits);
-        // Input already read (behind this request) that interrupts ends this search too.
+        started
+    }
+
+    /// Input already read (behind this request) that interrupts ends the search just started.
+    fn stop_if_interrupted(&self) {
         if self.interrupted() || self.inbox.closed() {
             self.engine.stop();
         }
-        let deadline = after_eof.map(|t| started + t);
-        let report = self.wait(deadline, &mut progress);
+    }
+
+    /// Keeps back from clocks how late the search started at `started` answered after its
+    /// `hard` deadline: a lag seen again keeps its reserve; a one-off delay is forgotten
+    /// within a few moves instead of eating every later move's time.
+    fn note_lag(&mut self, started: Instant, hard: Option<Duration>) {
         if let Some(hard) = hard {
-            // A lag seen again keeps its reserve; a one-off delay is forgotten within a few
-            // moves instead of eating every later move's time.
             let late = started.elapsed().saturating_sub(hard);
             self.lag = late.max(self.lag / 2);
         }
-        report
     }
 
     /// Waits for the running search's report, logging and handing `progress` every finished

@@ -4,7 +4,7 @@
 
 use crate::engine::board::Board;
 use crate::engine::perft::{perft_until, PerftMode};
-use crate::engine::search::{search, Limits, Report};
+use crate::engine::search::{search, Deadlines, Limits, Report};
 use crate::engine::tt::TranspositionTable;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,6 +40,8 @@ pub struct SearchThread {
     requests: Option<Sender<Request>>,
     events: Receiver<Event>,
     stop: Arc<AtomicBool>,
+    /// The time limits of the search under way, set anew by every start.
+    deadlines: Arc<Deadlines>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -58,6 +60,7 @@ impl SearchThread {
             requests: Some(requests),
             events,
             stop,
+            deadlines: Arc::new(Deadlines::new(None, None)),
             thread: Some(thread),
         }
     }
@@ -70,8 +73,14 @@ impl SearchThread {
     }
 
     /// Starts a search; its reports arrive on [`SearchThread::events`].
+    /// No other search may be running.
     pub fn start(&self, board: Board, limits: Limits) {
         self.stop.store(false, Ordering::SeqCst);
+        self.deadlines.arm(limits.soft_time, limits.hard_time);
+        let limits = Limits {
+            deadlines: Some(Arc::clone(&self.deadlines)),
+            ..limits
+        };
         self.send(Request::Search(board, limits));
     }
 
@@ -80,6 +89,11 @@ impl SearchThread {
     pub fn perft(&self, board: Board, depth: u32, mode: PerftMode) {
         self.stop.store(false, Ordering::SeqCst);
         self.send(Request::Perft(board, depth, mode));
+    }
+
+    /// Moves the time limits of the running search, counted from its clock's start.
+    pub fn arm(&self, soft: Option<Duration>, hard: Option<Duration>) {
+        self.deadlines.arm(soft, hard);
     }
 
     /// Asks the running search (if any) to stop now; it still sends its `Done` report.

@@ -124,6 +124,30 @@ impl Gtp {
         }
     }
 
+    /// A GTP session logging at info level, its stderr's lines arriving on the channel
+    /// returned (read by a thread).
+    pub fn start_logged(args: &[&str]) -> (Gtp, Receiver<String>) {
+        let (mut child, stdin, lines) = spawn_with_lines(args, Stdio::piped(), Some("info"));
+        let stderr = child.stderr.take().unwrap();
+        let (tx, log) = unbounded();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let stdin = Some(stdin);
+        (
+            Gtp {
+                child,
+                stdin,
+                lines,
+            },
+            log,
+        )
+    }
+
     pub fn send_raw(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin closed");
         stdin.write_all(bytes).unwrap();

@@ -2,6 +2,8 @@
 //! the [`Report`] of each iteration with its [`Line`]s.
 
 use super::level::{DepthAt, Level, Selectivity};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How far past a node limit a search on one thread may go: the nodes of one last-empties
@@ -37,6 +39,10 @@ pub struct Limits {
     /// (a table being allocated or cleared by the search thread) is spent from them. `None`:
     /// when the search starts.
     pub clock_start: Option<Instant>,
+    /// The time limits as the search reads them, which the caller may move while it runs (a
+    /// ponder search gets its limits when the expected move is played). When given, they
+    /// replace `soft_time` and `hard_time`.
+    pub deadlines: Option<Arc<Deadlines>>,
     /// The endgame solve only tells win, draw or loss.
     pub wld: bool,
     /// How many best lines to report.
@@ -63,6 +69,7 @@ impl Default for Limits {
             soft_time: None,
             hard_time: None,
             clock_start: None,
+            deadlines: None,
             wld: false,
             lines: 1,
             exact_empties: None,
@@ -70,6 +77,48 @@ impl Default for Limits {
             probcut: true,
             root_moves: None,
         }
+    }
+}
+
+/// A search's time limits, counted from its clock's start, read at every poll: one that
+/// nobody set is never reached.
+#[derive(Debug)]
+pub struct Deadlines {
+    /// No iteration starts after this many nanoseconds.
+    soft: AtomicU64,
+    /// Every thread stops at its next poll after this many nanoseconds.
+    hard: AtomicU64,
+}
+
+/// Nanoseconds of `t`, `u64::MAX` (never) for none.
+fn nanos(t: Option<Duration>) -> u64 {
+    t.map_or(u64::MAX, |t| {
+        u64::try_from(t.as_nanos()).unwrap_or(u64::MAX)
+    })
+}
+
+impl Deadlines {
+    pub fn new(soft: Option<Duration>, hard: Option<Duration>) -> Deadlines {
+        Deadlines {
+            soft: AtomicU64::new(nanos(soft)),
+            hard: AtomicU64::new(nanos(hard)),
+        }
+    }
+
+    /// Moves both limits (`None`: no limit).
+    pub fn arm(&self, soft: Option<Duration>, hard: Option<Duration>) {
+        self.soft.store(nanos(soft), Ordering::Relaxed);
+        self.hard.store(nanos(hard), Ordering::Relaxed);
+    }
+
+    /// Whether `elapsed` is past the soft limit.
+    pub(crate) fn past_soft(&self, elapsed: Duration) -> bool {
+        nanos(Some(elapsed)) >= self.soft.load(Ordering::Relaxed)
+    }
+
+    /// Whether `elapsed` is past the hard limit.
+    pub(crate) fn past_hard(&self, elapsed: Duration) -> bool {
+        nanos(Some(elapsed)) >= self.hard.load(Ordering::Relaxed)
     }
 }
 

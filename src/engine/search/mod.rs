@@ -43,7 +43,7 @@ pub mod probcut;
 mod root;
 
 pub use level::{DepthAt, Level, Plan, Selectivity};
-pub use limits::{node_limit_slack, Limits, Line, Report, NODE_LIMIT_SLACK};
+pub use limits::{node_limit_slack, Deadlines, Limits, Line, Report, NODE_LIMIT_SLACK};
 
 use crate::engine::board::Board;
 use crate::engine::tt::TranspositionTable;

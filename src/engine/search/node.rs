@@ -5,7 +5,7 @@
 //! [`super::parallel`]). A node's [`NodeKind`] says how its children are searched: the midgame
 //! and the endgame each implement it once, so this module depends on neither.
 
-use super::limits::{Limits, POLL_INTERVAL};
+use super::limits::{Deadlines, Limits, POLL_INTERVAL};
 use super::movelist::MoveList;
 use super::parallel::{Pool, SplitPoint};
 use crate::engine::board::Board;
@@ -44,10 +44,9 @@ pub(crate) struct Shared<'a> {
     halt: AtomicBool,
     nodes: AtomicU64,
     node_limit: u64,
-    /// No iteration starts after this.
-    soft_deadline: Option<Instant>,
-    /// Every thread stops at its next poll after this.
-    deadline: Option<Instant>,
+    /// When the time limits started.
+    clock: Instant,
+    deadlines: Arc<Deadlines>,
     pool: Option<Pool<dyn NodeKind>>,
 }
 
@@ -65,8 +64,11 @@ impl<'a> Shared<'a> {
             halt: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
-            soft_deadline: limits.soft_time.map(|t| clock + t),
-            deadline: limits.hard_time.map(|t| clock + t),
+            clock,
+            deadlines: limits
+                .deadlines
+                .clone()
+                .unwrap_or_else(|| Arc::new(Deadlines::new(limits.soft_time, limits.hard_time))),
             pool: (limits.threads > 1).then(Pool::default),
         }
     }
@@ -151,9 +153,7 @@ impl<'a> Searcher<'a> {
 
     /// Whether the time after which no iteration starts has passed.
     pub(crate) fn past_soft_deadline(&self) -> bool {
-        self.shared
-            .soft_deadline
-            .is_some_and(|d| Instant::now() >= d)
+        self.shared.deadlines.past_soft(self.shared.clock.elapsed())
     }
 
     /// Whether the whole search is over, or a split point this thread searches below was cut
@@ -170,7 +170,7 @@ impl<'a> Searcher<'a> {
         // Every thread watches the limits: the main thread may be waiting at a split point
         // while a helper searches on.
         let total = self.shared.nodes();
-        let late = self.shared.deadline.is_some_and(|d| Instant::now() >= d);
+        let late = self.shared.deadlines.past_hard(self.shared.clock.elapsed());
         if total >= self.shared.node_limit || late {
             self.shared.halt();
         }

@@ -49,7 +49,7 @@ impl<W: Write> Session<W> {
     /// Answers commands until `quit` or the end of input.
     pub fn run(&mut self) {
         loop {
-            let (line, overlong) = match self.play.inbox.next_line() {
+            let (line, overlong) = match self.play.next_line() {
                 Input::Eof | Input::Closed => return,
                 Input::Line(line, overlong) => (line, overlong),
             };
@@ -207,20 +207,27 @@ impl<W: Write> Session<W> {
                 Ok(String::new())
             }
             Book(on) => {
+                self.play.stop_ponder();
                 self.play.opening.set_enabled(on);
                 Ok(String::new())
             }
-            BookRandomness(discs) => self
-                .play
-                .opening
-                .set_randomness(discs)
-                .map(|_| String::new())
-                .map_err(|e| e.to_string()),
+            BookRandomness(discs) => {
+                self.play.stop_ponder();
+                self.play
+                    .opening
+                    .set_randomness(discs)
+                    .map(|_| String::new())
+                    .map_err(|e| e.to_string())
+            }
             GameText(text) => self.set_record(read_one(&text)),
             LoadGgf(path, ply) => self.load_ggf(&path, ply),
             SaveGgf(path) => self.save_ggf(&path),
             Transcript => Ok(write_transcript(self.play.game())),
             Review(level) => Ok(self.review(level)),
+            Ponder(on) => {
+                self.play.set_pondering(on);
+                Ok(String::new())
+            }
         })
     }
 
@@ -261,6 +268,7 @@ impl<W: Write> Session<W> {
     /// The review of the game, as `oxello review` prints it: the rows, then each side's
     /// summary.
     fn review(&mut self, level: Level) -> String {
+        self.play.stop_ponder();
         let rows = review_all(
             &jobs(self.play.game(), 1),
             level,
@@ -287,6 +295,7 @@ impl<W: Write> Session<W> {
         };
         if play {
             self.play.play(color, sq).map_err(|e| e.to_string())?;
+            self.play.ponder(color, &choice);
         }
         Ok(vertex_name(Some(sq)))
     }

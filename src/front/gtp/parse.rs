@@ -68,6 +68,7 @@ pub enum Command {
     SaveGgf(String),
     Transcript,
     Review(Level),
+    Ponder(bool),
 }
 
 /// Why a line is not a command.
@@ -320,10 +321,8 @@ pub const COMMANDS: &[Spec] = &[
     spec("oxello-threads", "<n>", (1, 1), |a| {
         option(a[0]).map(|n: Threads| Command::Threads(n.get()))
     }),
-    spec("oxello-book", "<on/off>", (1, 1), |a| match a[0] {
-        "on" => Ok(Command::Book(true)),
-        "off" => Ok(Command::Book(false)),
-        other => syntax(format!("expected on or off, got '{}'", shorten(other))),
+    spec("oxello-book", "<on/off>", (1, 1), |a| {
+        on_off(a[0]).map(Command::Book)
     }),
     spec("oxello-book-randomness", "<discs>", (1, 1), |a| {
         option(a[0]).map(|d: Discs| Command::BookRandomness(d.get()))
@@ -337,7 +336,18 @@ pub const COMMANDS: &[Spec] = &[
     }),
     spec("oxello-transcript", "", (0, 0), |_| Ok(Command::Transcript)),
     spec("oxello-review", "[level]", (0, 1), review),
+    spec("oxello-ponder", "<on/off>", (1, 1), |a| {
+        on_off(a[0]).map(Command::Ponder)
+    }),
 ];
+
+fn on_off(arg: &str) -> Result<bool, CommandError> {
+    match arg {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        other => syntax(format!("expected on or off, got '{}'", shorten(other))),
+    }
+}
 
 /// The command called `name`, if there is one.
 pub fn find(name: &str) -> Option<&'static Spec> {

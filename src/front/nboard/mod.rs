@@ -77,7 +77,7 @@ impl<W: Write> Session<W> {
     /// Answers lines until `quit` or the end of input.
     pub fn run(&mut self) {
         loop {
-            let (line, overlong) = match self.play.inbox.next_line() {
+            let (line, overlong) = match self.play.next_line() {
                 Input::Eof | Input::Closed => return,
                 Input::Line(line, overlong) => (line, overlong),
             };
@@ -127,17 +127,18 @@ impl<W: Write> Session<W> {
                 "contempt ignored: Oxello plays for the best disc count, and a draw is worth 0",
             ),
             Command::Move(mv) => {
-                let mut game = self.play.game().clone();
-                let side = game.position().side;
-                match crate::engine::ggf::apply(&mut game, side, mv) {
-                    Ok(()) => self.play.set_game(game),
-                    Err(e) => self.status(&format!("move ignored: {e}")),
+                let side = self.play.game().position().side;
+                if let Err(e) = self.play.play_move(side, mv) {
+                    self.status(&format!("move ignored: {e}"));
                 }
             }
             Command::Ping(n) => self.send(&format!("pong {n}")),
             Command::Go => self.go(),
             Command::Hint(n) => self.hint(n),
-            Command::Learn => self.learn(),
+            Command::Learn => {
+                self.play.stop_ponder();
+                self.learn()
+            }
             Command::Analyze => self.analyze(),
             Command::Quit => {}
         }
@@ -187,6 +188,7 @@ impl<W: Write> Session<W> {
                     Choice::Forced(_) | Choice::Pass => {}
                 }
                 self.send(&reply);
+                self.play.ponder(side, &choice);
             }
             Err(e) => self.status(&format!("go ignored: {e}")),
         }
