@@ -10,7 +10,7 @@ use crate::base::io::{Inbox, Input};
 use crate::engine::board::{Board, Color};
 use crate::engine::game::{Game, GameError, Move};
 use crate::engine::perft::PerftMode;
-use crate::engine::search::{Level, Limits, Report};
+use crate::engine::search::{Level, Limits, Report, MAX_CONTEMPT};
 use crate::play::book::policy::{self, Opening};
 use crate::play::book::{BookMove, Depth};
 use crate::play::clock::{
@@ -88,6 +88,8 @@ pub struct Play {
     /// outlives the game (a new one is played under the same clock) and is forgotten when
     /// the clock, the move time or the threads change.
     reach: Option<(u32, Depth)>,
+    /// What a draw is worth below 0 to the side to move of every search, in centi-discs.
+    contempt: i32,
     /// Think on the opponent's time.
     pondering: bool,
     /// The search on the opponent's time, while it may still serve.
@@ -118,6 +120,7 @@ impl Play {
             threads: options.threads,
             opening: Opening::new(options.book.clone()),
             reach: None,
+            contempt: 0,
             pondering: options.ponder,
             ponder: None,
         }
@@ -205,6 +208,20 @@ impl Play {
     pub fn resize_hash(&mut self, mib: usize) {
         self.stop_ponder();
         self.engine.resize(mib);
+    }
+
+    /// Values a draw at `centi_discs` below 0 for the side to move of every search, within
+    /// ±[`MAX_CONTEMPT`]; returns the contempt used. The table is emptied when it changes:
+    /// its values hold the old one.
+    pub fn set_contempt(&mut self, centi_discs: i64) -> i32 {
+        self.stop_ponder();
+        let bound = i64::from(MAX_CONTEMPT);
+        let contempt = centi_discs.clamp(-bound, bound) as i32;
+        if contempt != self.contempt {
+            self.engine.clear();
+        }
+        self.contempt = contempt;
+        contempt
     }
 
     pub fn set_komi(&mut self, komi: f64) {
@@ -364,6 +381,7 @@ impl Play {
             soft_time: timed.then_some(soft),
             hard_time: timed.then_some(hard),
             exact_empties: timed.then(|| solvable_empties(soft)),
+            contempt: self.contempt,
             ..Limits::default()
         }
     }
@@ -413,6 +431,7 @@ impl Play {
             soft_time: time,
             hard_time: time,
             lines,
+            contempt: self.contempt,
             ..Limits::default()
         };
         let after_eof = (level.is_none() && seconds.is_none())
@@ -424,6 +443,7 @@ impl Play {
     pub fn evaluate_position(&mut self, board: Board) -> Report {
         let limits = Limits {
             level: self.level,
+            contempt: self.contempt,
             ..Limits::default()
         };
         self.think(board, limits, None, |_| true)

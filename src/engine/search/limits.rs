@@ -43,6 +43,10 @@ pub struct Limits {
     /// ponder search gets its limits when the expected move is played). When given, they
     /// replace `soft_time` and `hard_time`.
     pub deadlines: Option<Arc<Deadlines>>,
+    /// What a draw is worth to the side to move at the root, in centi-discs below 0: a
+    /// positive contempt makes the search avoid draws. Within ±[`MAX_CONTEMPT`], so that a
+    /// draw still ranks between a 2-disc loss and a 2-disc win (final scores are even).
+    pub contempt: i32,
     /// The endgame solve only tells win, draw or loss.
     pub wld: bool,
     /// How many best lines to report.
@@ -70,6 +74,7 @@ impl Default for Limits {
             hard_time: None,
             clock_start: None,
             deadlines: None,
+            contempt: 0,
             wld: false,
             lines: 1,
             exact_empties: None,
@@ -79,6 +84,10 @@ impl Default for Limits {
         }
     }
 }
+
+/// The widest contempt, in centi-discs: just under the 2 discs between a draw and the
+/// nearest final score.
+pub const MAX_CONTEMPT: i32 = 199;
 
 /// A search's time limits, counted from its clock's start, read at every poll: one that
 /// nobody set is never reached.

@@ -13,7 +13,7 @@ use super::movelist::MoveList;
 use super::node::{NodeKind, Searcher, INFINITY, MAX_SCORE};
 use super::probcut::{midgame_shallow_depth, MIDGAME_MARGIN, MIDGAME_MIN_DEPTH, MIDGAME_MODEL};
 use crate::engine::board::{flips, Board, Squares};
-use crate::engine::eval::{evaluate, Children, DISC};
+use crate::engine::eval::{evaluate, Children};
 use crate::engine::tt::NO_MOVE;
 
 /// The shallowest midgame node whose moves are shared among threads.
@@ -171,11 +171,10 @@ impl Searcher<'_> {
         b: &Board,
         search_passed: impl FnOnce(&mut Self, &Board) -> i32,
     ) -> i32 {
-        let passed = b.pass();
-        if passed.moves() == 0 {
-            b.final_score() * DISC
+        if b.opponent_moves() == 0 {
+            self.final_value(b)
         } else {
-            search_passed(self, &passed)
+            self.after_pass(b, search_passed)
         }
     }
 

@@ -43,7 +43,9 @@ pub mod probcut;
 mod root;
 
 pub use level::{DepthAt, Level, Plan, Selectivity};
-pub use limits::{node_limit_slack, Deadlines, Limits, Line, Report, NODE_LIMIT_SLACK};
+pub use limits::{
+    node_limit_slack, Deadlines, Limits, Line, Report, MAX_CONTEMPT, NODE_LIMIT_SLACK,
+};
 
 use crate::engine::board::Board;
 use crate::engine::tt::TranspositionTable;
@@ -66,7 +68,7 @@ pub fn search(
     let threads = limits.threads.max(1);
     let clock = limits.clock_start.unwrap_or_else(Instant::now);
     tt.new_search();
-    let shared = Shared::new(tt, stop, limits, clock);
+    let shared = Shared::new(tt, stop, (board, limits), clock);
     let mut report = std::thread::scope(|s| {
         for _ in 1..threads {
             let shared = &shared;

@@ -5,7 +5,7 @@
 //! [`super::parallel`]). A node's [`NodeKind`] says how its children are searched: the midgame
 //! and the endgame each implement it once, so this module depends on neither.
 
-use super::limits::{Deadlines, Limits, POLL_INTERVAL};
+use super::limits::{Deadlines, Limits, MAX_CONTEMPT, POLL_INTERVAL};
 use super::movelist::MoveList;
 use super::parallel::{Pool, SplitPoint};
 use crate::engine::board::Board;
@@ -47,15 +47,20 @@ pub(crate) struct Shared<'a> {
     /// When the time limits started.
     clock: Instant,
     deadlines: Arc<Deadlines>,
+    /// What a draw is worth to the root's side to move, below 0 (see `Limits::contempt`).
+    contempt: i32,
+    /// The root's empties: their parity, with the passes, tells whose turn a node is.
+    root_empties: u32,
     pool: Option<Pool<dyn NodeKind>>,
 }
 
 impl<'a> Shared<'a> {
-    /// What the threads of a search of `limits` share, its time counted from `clock`.
+    /// What the threads of a search of `root` under `limits` share, its time counted from
+    /// `clock`.
     pub(crate) fn new(
         tt: &'a TranspositionTable,
         stop: &'a AtomicBool,
-        limits: &Limits,
+        (root, limits): (&Board, &Limits),
         clock: Instant,
     ) -> Shared<'a> {
         Shared {
@@ -69,6 +74,8 @@ impl<'a> Shared<'a> {
                 .deadlines
                 .clone()
                 .unwrap_or_else(|| Arc::new(Deadlines::new(limits.soft_time, limits.hard_time))),
+            contempt: limits.contempt.clamp(-MAX_CONTEMPT, MAX_CONTEMPT),
+            root_empties: root.empty_count(),
             pool: (limits.threads > 1).then(Pool::default),
         }
     }
@@ -100,6 +107,9 @@ pub(crate) struct Searcher<'a> {
     /// Selectivity of the search under way (see `endgame::levels`): an endgame pass's level,
     /// or the midgame's with Multi-ProbCut; a split point hands it to the threads that join.
     pub(crate) level: u8,
+    /// An odd number of passes lies between the root and the node searched; a split point
+    /// hands it to the threads that join.
+    passed: bool,
 }
 
 impl<'a> Searcher<'a> {
@@ -114,6 +124,39 @@ impl<'a> Searcher<'a> {
             stopped: false,
             chain: Vec::new(),
             level,
+            passed: false,
+        }
+    }
+
+    /// The value of `b`'s search after its side to move passes, by `search`.
+    pub(crate) fn after_pass<T>(
+        &mut self,
+        b: &Board,
+        search: impl FnOnce(&mut Self, &Board) -> T,
+    ) -> T {
+        self.passed = !self.passed;
+        let value = search(self, &b.pass());
+        self.passed = !self.passed;
+        value
+    }
+
+    /// The value of the finished game `b` for its side to move, in centi-discs: a draw is
+    /// worth the contempt below 0 to the root's side, above 0 to the other.
+    pub(crate) fn final_value(&self, b: &Board) -> i32 {
+        match b.final_score() {
+            0 => self.draw_value(b),
+            score => score * DISC,
+        }
+    }
+
+    /// What a draw is worth to the side to move at `b` (see [`Self::final_value`]).
+    pub(crate) fn draw_value(&self, b: &Board) -> i32 {
+        let contempt = self.shared.contempt;
+        let root_side = (self.shared.root_empties + b.empty_count()).is_multiple_of(2);
+        if root_side != self.passed {
+            -contempt
+        } else {
+            contempt
         }
     }
 
@@ -305,7 +348,7 @@ impl Searcher<'_> {
     ) -> Option<(i32, u8)> {
         let pool = self.shared.pool.as_ref()?;
         let parent = self.chain.last().map(Arc::as_ref);
-        let position = (*b, self.level, node);
+        let position = (*b, (self.level, self.passed), node);
         let sp: Arc<Split> = Arc::new(SplitPoint::new(
             position,
             window,
@@ -333,6 +376,7 @@ impl Searcher<'_> {
     fn work_at(&mut self, sp: &Arc<Split>) {
         self.chain.push(Arc::clone(sp));
         let level = std::mem::replace(&mut self.level, sp.level);
+        let passed = std::mem::replace(&mut self.passed, sp.passed);
         loop {
             let (sq, f, alpha) = {
                 let mut state = sp.state();
@@ -361,6 +405,7 @@ impl Searcher<'_> {
         }
         sp.leave();
         self.level = level;
+        self.passed = passed;
         self.chain.pop();
         // A cutoff at this split point ends only the searches below it.
         self.stopped = self.must_stop();

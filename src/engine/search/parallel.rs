@@ -21,6 +21,8 @@ pub(crate) struct SplitPoint<K: ?Sized> {
     pub(crate) board: Board,
     /// The endgame selectivity of the search (see `Searcher::level`).
     pub(crate) level: u8,
+    /// An odd number of passes lies between the root and this node (see `Searcher`).
+    pub(crate) passed: bool,
     pub(crate) beta: i32,
     cutoff: Arc<Cutoff>,
     state: Mutex<SplitState>,
@@ -56,7 +58,7 @@ impl<K> SplitPoint<K> {
     /// A split point of `board` below `parent`, with its moves left and the result so far; the
     /// thread that creates it counts as working there.
     pub(crate) fn new<P: ?Sized>(
-        (board, level, node): (Board, u8, K),
+        (board, (level, passed), node): (Board, (u8, bool), K),
         (alpha, beta): (i32, i32),
         (best, best_sq): (i32, u8),
         list: MoveList,
@@ -69,6 +71,7 @@ impl<K> SplitPoint<K> {
         SplitPoint {
             board,
             level,
+            passed,
             beta,
             cutoff: Arc::new(cutoff),
             state: Mutex::new(SplitState {
@@ -221,7 +224,13 @@ mod tests {
     fn split(parent: Option<&SplitPoint<()>>) -> Arc<SplitPoint<()>> {
         let b = Board::START;
         let list = MoveList::unkeyed(&b, b.moves());
-        Arc::new(SplitPoint::new((b, 0, ()), (-1, 1), (-65, 0), list, parent))
+        Arc::new(SplitPoint::new(
+            (b, (0, false), ()),
+            (-1, 1),
+            (-65, 0),
+            list,
+            parent,
+        ))
     }
 
     #[test]

@@ -170,15 +170,14 @@ impl Searcher<'_> {
 
     /// The side to move has no move: report the game's end or the value after its pass.
     fn report_without_moves(&mut self, board: &Board, limits: &Limits, start: Instant) -> Report {
-        let passed = board.pass();
-        let inner = if passed.moves() == 0 {
+        let outcome = if board.opponent_moves() == 0 {
             Report {
                 depth: 0,
                 selectivity: Selectivity::Exact,
                 exact: true,
                 wld: false,
                 lines: Vec::new(),
-                score: passed.final_score() * DISC,
+                score: self.final_value(board),
                 nodes: 0,
                 elapsed: Duration::ZERO,
             }
@@ -187,14 +186,17 @@ impl Searcher<'_> {
                 root_moves: None,
                 ..limits.clone()
             };
-            self.run(&passed, &all, |_| {})
+            let inner = self.after_pass(board, |s, passed| s.run(passed, &all, |_| {}));
+            Report {
+                score: -inner.score,
+                ..inner
+            }
         };
         Report {
             lines: Vec::new(),
-            score: -inner.score,
             nodes: self.total_nodes(),
             elapsed: start.elapsed(),
-            ..inner
+            ..outcome
         }
     }
 
@@ -403,7 +405,24 @@ impl Searcher<'_> {
             );
         }
         self.level = EXACT_LEVEL;
-        score
+        if wld {
+            return score;
+        }
+        // A draw at the root is worth the contempt: the solver counts it as 0, and since
+        // final scores are even and the contempt under 2 discs, its order is the same.
+        for m in &mut root.moves {
+            m.score = self.root_value(board, m.score);
+        }
+        self.root_value(board, score)
+    }
+
+    /// A root score of the solver with a draw valued at the contempt.
+    fn root_value(&self, board: &Board, score: i32) -> i32 {
+        if score == 0 {
+            self.draw_value(board)
+        } else {
+            score
+        }
     }
 }
 

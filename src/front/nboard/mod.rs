@@ -123,9 +123,7 @@ impl<W: Write> Session<W> {
                 // As NTest and Edax do, so that saved games record the level.
                 self.send(&format!("set myname Oxello{level}"));
             }
-            Command::SetContempt(_) => self.status(
-                "contempt ignored: Oxello plays for the best disc count, and a draw is worth 0",
-            ),
+            Command::SetContempt(centi_discs) => self.set_contempt(centi_discs),
             Command::Move(mv) => {
                 let side = self.play.game().position().side;
                 if let Err(e) = self.play.play_move(side, mv) {
@@ -141,6 +139,16 @@ impl<W: Write> Session<W> {
             }
             Command::Analyze => self.analyze(),
             Command::Quit => {}
+        }
+    }
+
+    /// Values draws at the contempt, saying so when it had to be brought within range.
+    fn set_contempt(&mut self, centi_discs: i64) {
+        let used = self.play.set_contempt(centi_discs);
+        if i64::from(used) != centi_discs {
+            self.status(&format!(
+                "contempt {centi_discs} counted as {used}: a draw ranks between a 2-disc loss and a 2-disc win"
+            ));
         }
     }
 

@@ -87,11 +87,10 @@ impl<'a> Searcher<'a> {
         }
         let moves = b.moves();
         if moves == 0 {
-            let passed = b.pass();
-            return if passed.moves() == 0 {
+            return if b.opponent_moves() == 0 {
                 b.final_score()
             } else {
-                -self.solve(&passed, -beta, -alpha)
+                -self.after_pass(b, |s, passed| s.solve(passed, -beta, -alpha))
             };
         }
         let empties = b.empty_count();
