@@ -9,5 +9,5 @@ set -euo pipefail
 lines=${1:-1000000}
 cd "$(dirname "$0")/.."
 echo "fuzz: $lines lines per protocol, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)"
-OXELLO_FUZZ_LINES=$lines cargo test --release --test fuzz -- --ignored --nocapture \
-    --test-threads 2 long_fuzz 2>&1 | grep -E '^(fuzz |failure|test result)'
+OXELLO_FUZZ_LINES=$lines cargo test --release --test integration -- --ignored --nocapture \
+    --test-threads 2 fuzz::long_fuzz 2>&1 | grep -E '^(fuzz |failure|test result)'

@@ -1,7 +1,7 @@
 //! `oxello bench`: its perft part against the published count, and its node signature, which
 //! changes only with the search (a commit that changes it says so and updates it here).
 
-mod common;
+use crate::common;
 
 /// The total search nodes of `oxello bench --threads 1`.
 const SIGNATURE: u64 = 66_756_908;

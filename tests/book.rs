@@ -1,8 +1,8 @@
 //! The opening book: its library API (as the front ends use it) and `oxello book ...` run
 //! through the binary as a user would.
 
-mod common;
-use common::run as oxello;
+use crate::common;
+use crate::common::run as oxello;
 
 use oxello::base::rng::Rng;
 use oxello::engine::board::{Board, Position};

@@ -3,9 +3,9 @@
 //! `oxello-book off`, start-up errors, `analyze`'s and `hint`'s book lines, and NBoard's
 //! `learn` into a named book, each checked against the book read by the library.
 
-mod common;
-use common::nboard::{ggf, NBoard};
-use common::Gtp;
+use crate::common;
+use crate::common::nboard::{ggf, NBoard};
+use crate::common::Gtp;
 use oxello::engine::board::{Board, Position};
 use oxello::engine::notation::{parse_square, parse_transcript, square_name};
 use oxello::play::book::{Book, BookMove, Depth, Key};

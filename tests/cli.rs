@@ -1,7 +1,7 @@
 //! The batch subcommands, run through the binary as a user would.
 
-mod common;
-use common::run as oxello;
+use crate::common;
+use crate::common::run as oxello;
 
 use std::process::Command;
 use tempfile::TempPath;

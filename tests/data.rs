@@ -2,8 +2,8 @@
 //! merge` (shards merged equal one run, byte for byte), `oxello data convert` (text to binary
 //! to text gives the text back), and damaged binary files refused by every reader.
 
-mod common;
-use common::run as oxello;
+use crate::common;
+use crate::common::run as oxello;
 
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 //! masked; everything else must match byte for byte. protocol.md's command tables list
 //! exactly the commands of the GTP command table, each with its usage.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{ChildStdout, Command};

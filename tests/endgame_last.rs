@@ -5,9 +5,9 @@ use oxello::engine::board::Board;
 use oxello::engine::search::endgame::last::{last_flip_count, odd_quadrants, solve_shallow};
 use proptest::prelude::*;
 
-mod common;
-use common::oracle::Pos;
-use common::random_walk;
+use crate::common;
+use crate::common::oracle::Pos;
+use crate::common::random_walk;
 
 /// The exact final score by the tests' own rules and a plain minimax.
 fn minimax(b: &Board) -> i32 {

@@ -14,8 +14,8 @@ use oxello::engine::stability::stable_discs;
 use oxello::engine::symmetry::transform_square;
 use proptest::prelude::*;
 
-mod common;
-use common::random_walk;
+use crate::common;
+use crate::common::random_walk;
 
 fn reference_neighbours(x: u64) -> u64 {
     let mut n = 0u64;

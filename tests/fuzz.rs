@@ -7,11 +7,11 @@
 //! The default tests run a few short sessions; `long_fuzz_*` (ignored) run
 //! `OXELLO_FUZZ_LINES` lines per protocol and print their figures, as `scripts/fuzz.sh` does.
 
-mod common;
+use crate::common;
 
-use common::fuzz::{gtp_text, line, NBOARD_WORDS};
-use common::oracle::Pos;
-use common::{spawn_with_lines, MALFORMED};
+use crate::common::fuzz::{gtp_text, line, NBOARD_WORDS};
+use crate::common::oracle::Pos;
+use crate::common::{spawn_with_lines, MALFORMED};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;

@@ -3,9 +3,9 @@
 //! the same games as transcripts, round trips through every format, and clear errors for
 //! corrupt, truncated, foreign and illegal files.
 
-mod common;
+use crate::common;
 
-use common::{data, run};
+use crate::common::{data, run};
 use std::path::PathBuf;
 
 const WTB: &str = "WTH_2025_first50.wtb";

@@ -1,8 +1,8 @@
 //! The GTP front end, driven through the binary's stdin/stdout with controller transcripts.
 
-mod common;
+use crate::common;
 
-use common::{data, Gtp};
+use crate::common::{data, Gtp};
 use oxello::engine::board::Color;
 use oxello::engine::game::Game;
 use oxello::engine::notation::{parse_square, parse_transcript, square_name};

@@ -2,9 +2,9 @@
 //! response (none for blank or comment lines), nothing panics, and a rejected command leaves
 //! the game as it was.
 
-mod common;
+use crate::common;
 
-use common::Gtp;
+use crate::common::Gtp;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestRunner};

@@ -2,9 +2,9 @@
 //! `oxello-transcript` and `oxello-review`, checked against the WTHOR record they read and
 //! against `oxello review` of the same game; a refused game leaves the game as it was.
 
-mod common;
+use crate::common;
 
-use common::{data, run, Gtp};
+use crate::common::{data, run, Gtp};
 
 /// The first game of WTHOR 2025 as a transcript.
 fn game_one() -> String {

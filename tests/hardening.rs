@@ -4,10 +4,10 @@
 //! writes no diverged weights, a killed writer's temporary file is removed by the next run,
 //! and `stop` ends a GTP `perft`.
 
-mod common;
+use crate::common;
 
-use common::nboard::NBoard;
-use common::{run, Gtp};
+use crate::common::nboard::NBoard;
+use crate::common::{run, Gtp};
 use std::path::Path;
 use std::time::Duration;
 

@@ -2,8 +2,8 @@
 //! its invariants hold, `analyze --depth` searches what the table says, every front end
 //! refuses a level outside 0-60 alike, and big levels answer from midgame positions.
 
-mod common;
-use common::nboard::{ggf, NBoard};
+use crate::common;
+use crate::common::nboard::{ggf, NBoard};
 use oxello::engine::game::Game;
 use oxello::engine::notation::format_position;
 use oxello::engine::search::level::MAX_LEVEL;

@@ -1,7 +1,7 @@
 //! `oxello match`: a short self-play match checked game by game, and broken engines that
 //! must lose with the right reason while the match still completes.
 
-mod common;
+use crate::common;
 
 use oxello::engine::board::Color;
 use oxello::engine::game::Game;

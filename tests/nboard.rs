@@ -2,10 +2,10 @@
 //! recorded traffic, whole games with passes, `ping` during a search, `hint`, `analyze`
 //! against a plain minimax, protocol detection, and a flood of malformed lines.
 
-mod common;
-use common::nboard::{ggf, name, square, NBoard, START_BO};
-use common::oracle::Pos;
-use common::PATIENCE;
+use crate::common;
+use crate::common::nboard::{ggf, name, square, NBoard, START_BO};
+use crate::common::oracle::Pos;
+use crate::common::PATIENCE;
 use std::io::Write;
 use std::time::Duration;
 

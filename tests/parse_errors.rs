@@ -1,6 +1,6 @@
 //! Malformed squares, boards, transcripts and obf lines give errors, never panics.
 
-mod common;
+use crate::common;
 
 use oxello::engine::board::{Color, Position};
 use oxello::engine::game::Game;

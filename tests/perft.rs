@@ -1,6 +1,6 @@
 //! Perft counts against the published table in tests/data/perft.txt (conventions A and C).
 
-mod common;
+use crate::common;
 
 use oxello::engine::board::Board;
 use oxello::engine::perft::{perft, perft_parallel, PerftMode};

@@ -3,7 +3,7 @@
 //! exits; a reader that goes away, SIGTERM and SIGINT still end a search and the process at
 //! once. The log (`RUST_LOG`, `--log-file`) shows the search without touching stdout.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ExitStatus, Stdio};

@@ -4,9 +4,9 @@
 //! `--resume` continues a review, and the SVG is well-formed XML with one point per move and
 //! the table's marked moves as marks.
 
-mod common;
+use crate::common;
 
-use common::{data, run};
+use crate::common::{data, run};
 use oxello::engine::game::Game;
 use oxello::engine::gamefile::{read_line, write_ggf, Record};
 use oxello::engine::notation::{format_position, parse_position, parse_square};

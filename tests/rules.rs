@@ -1,9 +1,9 @@
 //! Game rules against recorded games: wipe-outs, shortest draws, games ending with empties,
 //! and every WTHOR 2024-2025 tournament game replayed to its recorded WOF score.
 
-mod common;
-use common::data;
-use common::oracle::Pos;
+use crate::common;
+use crate::common::data;
+use crate::common::oracle::Pos;
 use oxello::engine::board::{Color, Position};
 use oxello::engine::game::Game;
 use oxello::engine::gamefile::read_line;

@@ -1,6 +1,6 @@
 //! The search thread: exact FFO endgame values, stopping, node limits, table size, analysis lines.
 
-mod common;
+use crate::common;
 
 use oxello::engine::board::Board;
 use oxello::engine::eval::DISC;

@@ -8,8 +8,8 @@ use oxello::engine::symmetry::canonical;
 use std::collections::HashSet;
 use std::path::Path;
 
-mod common;
-use common::oracle::Pos;
+use crate::common;
+use crate::common::oracle::Pos;
 
 fn selfplay(out: &Path, args: &[&str]) -> String {
     let output = common::run(&[&["selfplay", "--out", out.to_str().unwrap()], args].concat());

@@ -4,8 +4,8 @@
 //! fits its data better than all-zero weights, as `oxello accuracy` measures, by full-batch
 //! passes or by mini-batches alike.
 
-mod common;
-use common::run as oxello;
+use crate::common;
+use crate::common::run as oxello;
 
 use oxello::engine::eval::weights::{Weights, PHASES, WEIGHTS_PER_PHASE};
 use std::path::Path;
