@@ -1,6 +1,5 @@
 //! The batch subcommands, run through the binary as a user would.
 
-use crate::common;
 use crate::common::run as oxello;
 
 use std::process::Command;

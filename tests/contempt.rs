@@ -1,10 +1,8 @@
 //! NBoard's `set contempt` through the binary: a draw is valued at the contempt below 0 for
 //! the side to move in the exact endgame, within ±1.99 discs, and the rest is unchanged.
 
-mod common;
-
-use common::nboard::{square, NBoard};
-use common::oracle::Pos;
+use crate::common::nboard::{square, NBoard};
+use crate::common::oracle::Pos;
 
 /// White to move, 9 empties: A3 draws and B2 loses by 2 (checked by the tests' own minimax).
 const BOARD: &str = "****-OOO--**OOOO--*O*O**-*OOOO***OOOOOOO*OOO**OO*OOO*OOO---O*OOO";

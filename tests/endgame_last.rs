@@ -5,7 +5,6 @@ use oxello::engine::board::Board;
 use oxello::engine::search::endgame::last::{last_flip_count, odd_quadrants, solve_shallow};
 use proptest::prelude::*;
 
-use crate::common;
 use crate::common::oracle::Pos;
 use crate::common::random_walk;
 

@@ -14,7 +14,6 @@ use oxello::engine::stability::stable_discs;
 use oxello::engine::symmetry::transform_square;
 use proptest::prelude::*;
 
-use crate::common;
 use crate::common::random_walk;
 
 fn reference_neighbours(x: u64) -> u64 {

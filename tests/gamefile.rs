@@ -3,8 +3,6 @@
 //! the same games as transcripts, round trips through every format, and clear errors for
 //! corrupt, truncated, foreign and illegal files.
 
-use crate::common;
-
 use crate::common::{data, run};
 use std::path::PathBuf;
 

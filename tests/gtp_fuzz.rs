@@ -2,8 +2,6 @@
 //! response (none for blank or comment lines), nothing panics, and a rejected command leaves
 //! the game as it was.
 
-use crate::common;
-
 use crate::common::Gtp;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;

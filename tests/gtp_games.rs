@@ -2,8 +2,6 @@
 //! `oxello-transcript` and `oxello-review`, checked against the WTHOR record they read and
 //! against `oxello review` of the same game; a refused game leaves the game as it was.
 
-use crate::common;
-
 use crate::common::{data, run, Gtp};
 
 /// The first game of WTHOR 2025 as a transcript.

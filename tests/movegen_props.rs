@@ -4,7 +4,6 @@ use oxello::engine::board::{flips, legal_moves, Board, Squares};
 use oxello::engine::symmetry::{canonical, transform, transform_board, transform_square};
 use proptest::prelude::*;
 
-use crate::common;
 use crate::common::{random_walk, reference_flips, reference_moves};
 
 fn random_position(seed: u64, plies: u32) -> Board {

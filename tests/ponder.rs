@@ -2,11 +2,9 @@
 //! reply comes (the log shows its iterations continuing), is dropped when another comes, never
 //! writes to stdout, and does not keep the engine from ending; NBoard plays with it too.
 
-mod common;
-
-use common::nboard::{ggf, name, square, NBoard};
-use common::oracle::Pos;
-use common::{Gtp, PATIENCE};
+use crate::common::nboard::{ggf, name, square, NBoard};
+use crate::common::oracle::Pos;
+use crate::common::{Gtp, PATIENCE};
 use crossbeam_channel::Receiver;
 use std::time::Duration;
 

@@ -4,8 +4,6 @@
 //! `--resume` continues a review, and the SVG is well-formed XML with one point per move and
 //! the table's marked moves as marks.
 
-use crate::common;
-
 use crate::common::{data, run};
 use oxello::engine::game::Game;
 use oxello::engine::gamefile::{read_line, write_ggf, Record};

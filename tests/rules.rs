@@ -1,7 +1,6 @@
 //! Game rules against recorded games: wipe-outs, shortest draws, games ending with empties,
 //! and every WTHOR 2024-2025 tournament game replayed to its recorded WOF score.
 
-use crate::common;
 use crate::common::data;
 use crate::common::oracle::Pos;
 use oxello::engine::board::{Color, Position};
