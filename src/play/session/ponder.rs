@@ -1,8 +1,8 @@
 //! Pondering: after the engine's move, the session searches on the opponent's time the
 //! position after the reply its search expects. When that reply is played the search goes on
-//! and becomes the next move's search, under the time a normal search of that move would
-//! get, counted from when the pondering began; any other move, and any change of the game or
-//! the settings, stops it at once and drops it. Its reports only reach the log.
+//! and becomes the next move's search, with the time a normal search of that move would get
+//! on top of the time pondered (the opponent's); any other move, and any change of the game
+//! or the settings, stops it at once and drops it. Its reports only reach the log.
 
 use super::{Choice, Play};
 use crate::base::io::Input;
@@ -11,7 +11,7 @@ use crate::engine::search::{DepthAt, Limits, Report};
 use crate::play::format::{iteration_line, vertex_name};
 use crate::play::thread::Event;
 use crossbeam_channel::select;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A search of the engine's next move on the opponent's time.
 pub(super) struct Ponder {
@@ -146,9 +146,8 @@ impl Play {
         }
     }
 
-    /// Goes on with the ponder search after a hit as the move's search: `limits`' times
-    /// count from when it began, so the time pondered is saved on the clock as far as a
-    /// normal search would have used it.
+    /// Goes on with the ponder search after a hit as the move's search: it gets `limits`'
+    /// times from now on, on top of the time pondered, which was the opponent's.
     pub(super) fn resume(
         &mut self,
         ponder: Ponder,
@@ -160,10 +159,15 @@ impl Play {
             log::info!("ponder search over {standing}: its move is played");
             return report;
         }
-        self.engine.arm(limits.soft_time, limits.hard_time);
+        let (asked, pondered) = (Instant::now(), ponder.started.elapsed());
+        let after_pondering = |t: Option<Duration>| t.map(|t| t + pondered);
+        self.engine.arm(
+            after_pondering(limits.soft_time),
+            after_pondering(limits.hard_time),
+        );
         self.stop_if_interrupted();
         let report = self.wait(None, &mut progress);
-        self.note_lag(ponder.started, limits.hard_time);
+        self.note_lag(asked, limits.hard_time);
         report
     }
 
