@@ -7,8 +7,10 @@
 mod text;
 mod wtb;
 
-pub use text::{parse_moves, read_line, read_pgn, read_transcripts};
-pub use wtb::{name_wtb_records, read_wtb, write_wtb, wthor_names, WtbError, WTB_RECORD};
+pub use text::read_line;
+use text::{read_pgn, read_transcripts};
+use wtb::read_wtb;
+pub use wtb::{name_wtb_records, write_wtb, wthor_names, WtbError};
 
 use crate::engine::board::{Color, Position};
 use crate::engine::game::{Game, Move};
@@ -18,7 +20,7 @@ use std::fmt;
 
 /// The formats a game file can be in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Format {
+enum Format {
     Transcript,
     Ggf,
     Wtb,
@@ -135,7 +137,7 @@ impl ReadError {
 /// The format of a file's bytes: `.wtb` when they are not text or start with a WTHOR
 /// header's century (19-21, control characters no text starts with); PGN when the first
 /// non-blank line starts with `[`; GGF when they hold `(;`; else transcripts.
-pub fn detect(bytes: &[u8]) -> Format {
+fn detect(bytes: &[u8]) -> Format {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Format::Wtb;
     };
@@ -164,11 +166,15 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Record>, ReadError> {
 /// [`read`], and a `.wtb` file's year checked against the one its name gives (`WTH_YYYY`).
 pub fn read_named(bytes: &[u8], name: &str) -> Result<Vec<Record>, ReadError> {
     let records = read(bytes)?;
-    let (Some(named), Some(year)) = (year_in_name(name), records.first().and_then(|r| r.year))
-    else {
+    // Only a `.wtb` record has WTHOR ids (and a year of its own).
+    let wtb_year = records
+        .first()
+        .filter(|r| r.wtb_ids.is_some())
+        .and_then(|r| r.year);
+    let (Some(named), Some(year)) = (year_in_name(name), wtb_year) else {
         return Ok(records);
     };
-    if detect(bytes) == Format::Wtb && named != year {
+    if named != year {
         return Err(ReadError::new(
             0,
             ErrorKind::Wtb(WtbError::NameYear {
@@ -212,7 +218,7 @@ pub fn year_in_name(name: &str) -> Option<u16> {
 
 /// Replays `moves` from `start`: squares by whoever can play them (passes implied), passes
 /// only when forced. Errors name the 1-based move, passes not counted.
-pub fn replay(start: Position, moves: &[Move], game_no: usize) -> Result<Game, ReadError> {
+fn replay(start: Position, moves: &[Move], game_no: usize) -> Result<Game, ReadError> {
     let mut game = Game::new(start);
     let mut played = 0;
     for &mv in moves {
@@ -220,14 +226,14 @@ pub fn replay(start: Position, moves: &[Move], game_no: usize) -> Result<Game, R
         let Some(color) = game.next_to_play() else {
             return Err(ReadError::new(game_no, ErrorKind::Over { ply, mv: name }));
         };
-        let result = match mv {
-            Move::Play(sq) => game.play(color, sq).map_err(|e| e.to_string()),
-            Move::Pass => {
-                let side = game.position().side;
-                apply(&mut game, side, mv)
-            }
+        // A square is played by whoever can play it; a pass is the side to move's.
+        let who = if mv == Move::Pass {
+            game.position().side
+        } else {
+            color
         };
-        result.map_err(|why| ReadError::new(game_no, ErrorKind::Illegal { ply, mv: name, why }))?;
+        apply(&mut game, who, mv)
+            .map_err(|why| ReadError::new(game_no, ErrorKind::Illegal { ply, mv: name, why }))?;
         played += usize::from(mv != Move::Pass);
     }
     Ok(game)

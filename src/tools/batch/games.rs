@@ -41,10 +41,10 @@ fn encode(records: &[Record], out: &Path) -> Result<Vec<u8>, String> {
         |f: &dyn Fn(&Record) -> String| records.iter().map(|r| f(r) + "\n").collect::<String>();
     Ok(match extension.as_deref() {
         Some("wtb") => {
+            let [y, m, d] = today();
             let year = year_in_name(&name)
                 .or_else(|| records.first().and_then(|r| r.year))
-                .unwrap_or_else(|| today()[0]);
-            let [y, m, d] = today();
+                .unwrap_or(y);
             let created = [(y / 100) as u8, (y % 100) as u8, m as u8, d as u8];
             write_wtb(records, year, created)?
         }

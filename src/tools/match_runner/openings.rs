@@ -2,7 +2,7 @@
 //! bad line is an error of the match's set-up, reported before any game), or drawn at random.
 
 use crate::base::rng::{shuffle, Rng};
-use crate::engine::board::{Color, Position, Squares};
+use crate::engine::board::{Color, Squares};
 use crate::engine::game::{Game, Move};
 use crate::engine::gamefile::read_line;
 
@@ -14,8 +14,9 @@ pub struct Opening {
 
 impl Opening {
     /// Checks `moves` (passes implied) by replaying them from the start position.
+    #[cfg(test)]
     pub fn new(moves: &[u32]) -> Result<Opening, String> {
-        Game::replay(Position::start(), moves).map(|game| Opening { game })
+        Game::replay(crate::engine::board::Position::start(), moves).map(|game| Opening { game })
     }
 
     /// The moves, each with the colour that plays it.

@@ -98,9 +98,7 @@ impl Progress {
 /// <transcript>` lines work). Lines without a legal game, and comments, are skipped.
 pub fn read_games(text: &str) -> Vec<Game> {
     text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .filter_map(|(n, line)| read_line(line, n + 1).ok())
+        .filter_map(|line| read_line(line, 0).ok())
         .map(|record| record.game)
         .collect()
 }
