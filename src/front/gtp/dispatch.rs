@@ -16,7 +16,7 @@ use crate::engine::perft::PerftMode;
 use crate::engine::search::Level;
 use crate::play::clock::{Clock, Remaining};
 use crate::play::format::{best_line, format_score, info_lines, vertex_name};
-use crate::play::review::{jobs, review_all, side_summary, table, REVIEW_HASH_MIB};
+use crate::play::review::{jobs, report, review_all, REVIEW_HASH_MIB};
 use crate::play::session::{Play, Settings};
 use crossbeam_channel::Receiver;
 use std::io::Write;
@@ -276,12 +276,7 @@ impl<W: Write> Session<W> {
             REVIEW_HASH_MIB,
             &|_| {},
         );
-        format!(
-            "\n{}{}\n{}",
-            table(&rows),
-            side_summary(&rows, Color::Black),
-            side_summary(&rows, Color::White)
-        )
+        format!("\n{}", report(&rows))
     }
 
     fn genmove(&mut self, color: Color, play: bool) -> Reply {

@@ -8,10 +8,10 @@ mod output;
 mod rows;
 
 pub use output::{
-    black_view, csv, csv_row, json, parse_csv_row, running_losses, side_summary, table, Mark,
-    CSV_HEADER,
+    black_view, csv, csv_row, json, parse_csv_row, report, running_losses, side_summary, table,
+    Mark, CSV_HEADER,
 };
-pub use rows::{jobs, level_limits, review, review_all, Job, Row};
+pub use rows::{jobs, review_all, Job, Row};
 
 /// The level of a review that names none.
 pub const DEFAULT_REVIEW_LEVEL: Level = Level::nearest(10);

@@ -32,6 +32,14 @@ impl Mark {
         }
     }
 
+    /// Every mark, mildest first.
+    pub const ALL: [Mark; 3] = [Mark::Inaccuracy, Mark::Mistake, Mark::Blunder];
+
+    /// The symbol and the name, as the table and the picture show them: `?! inaccuracy`.
+    pub fn label(self) -> String {
+        format!("{} {}", self.symbol(), self.name())
+    }
+
     pub fn symbol(self) -> &'static str {
         match self {
             Mark::Inaccuracy => "?!",
@@ -69,8 +77,7 @@ pub fn table(rows: &[Row]) -> String {
         " ply color empties played value  best value loss black-loss white-loss black-view mark        position\n",
     );
     for (row, (black, white)) in rows.iter().zip(running_losses(rows)) {
-        let mark =
-            Mark::of(row.loss).map_or(String::new(), |m| format!("{} {}", m.symbol(), m.name()));
+        let mark = Mark::of(row.loss).map_or(String::new(), Mark::label);
         let estimate = if row.exact { "" } else { "~" };
         out.push_str(&format!(
             "{:>4} {:<5} {:>7} {:>6} {:>+5}{estimate:1} {:>4} {:>+5} {:>4} {:>10} {:>10} {:>+10} {:<11} {}\n",
@@ -90,6 +97,16 @@ pub fn table(rows: &[Row]) -> String {
         ));
     }
     out
+}
+
+/// The table, then each side's summary, as the command line and GTP both print a review.
+pub fn report(rows: &[Row]) -> String {
+    format!(
+        "{}{}\n{}",
+        table(rows),
+        side_summary(rows, Color::Black),
+        side_summary(rows, Color::White)
+    )
 }
 
 /// One JSON object per row, one per line.

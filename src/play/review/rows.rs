@@ -13,7 +13,7 @@ use std::sync::Mutex;
 
 /// The search of a review level, as the level table says (`oxello levels`), on one thread.
 /// Every level of the review goes through here.
-pub fn level_limits(level: Level) -> Limits {
+fn level_limits(level: Level) -> Limits {
     Limits {
         level: Some(level),
         threads: 1,
@@ -84,18 +84,13 @@ fn discs(report: &Report) -> i32 {
 
 /// Reviews one move: the best search, then (unless it chose the played move) the played
 /// move's, each on a cleared table.
-pub fn review(tt: &mut TranspositionTable, job: &Job, level: Level) -> Row {
+fn review(tt: &mut TranspositionTable, job: &Job, level: Level) -> Row {
     let stop = AtomicBool::new(false);
     let board = job.position.board;
     let limits = level_limits(level);
     tt.clear();
     let best = search(tt, &stop, &board, &limits, |_| {});
-    let best_move = best
-        .lines
-        .first()
-        .and_then(|l| l.pv.first())
-        .copied()
-        .unwrap_or(job.played);
+    let best_move = best.best_move().unwrap_or(job.played);
     let played = if best_move == job.played {
         best.clone()
     } else {

@@ -8,13 +8,13 @@ mod svg;
 
 use super::args::threads_or_cores;
 use crate::base::datafile::write_atomically;
-use crate::engine::board::Color;
 use crate::engine::gamefile::{
     black_discs, name_wtb_records, read_named, read_one, wthor_names, Record,
 };
+use crate::engine::notation::format_position;
 use crate::engine::search::Level;
 use crate::play::review::{
-    csv, csv_row, jobs, json, parse_csv_row, review_all, side_summary, table, Job, Row, CSV_HEADER,
+    csv, csv_row, jobs, json, parse_csv_row, report, review_all, Job, Row, CSV_HEADER,
     DEFAULT_REVIEW_LEVEL, REVIEW_HASH_MIB,
 };
 use crate::play::values::{HashMib, Threads};
@@ -154,16 +154,18 @@ fn search_rows(
     jobs: &[Job],
     mut found: HashMap<(usize, usize), Row>,
 ) -> Result<Vec<Row>, String> {
-    let position = |j: &Job| crate::engine::notation::format_position(&j.position);
-    found.retain(|key, row| {
-        jobs.iter()
-            .any(|j| (j.game, j.ply) == *key && position(j) == row.position)
-    });
-    let todo: Vec<Job> = jobs
-        .iter()
-        .filter(|j| !found.contains_key(&(j.game, j.ply)))
-        .cloned()
-        .collect();
+    // A found row is kept only where the job at its place still has its position.
+    let (mut kept, mut todo) = (HashMap::new(), Vec::new());
+    for job in jobs {
+        let key = (job.game, job.ply);
+        match found.remove(&key) {
+            Some(row) if row.position == format_position(&job.position) => {
+                kept.insert(key, row);
+            }
+            _ => todo.push(job.clone()),
+        }
+    }
+    let found = kept;
     let log = args
         .resume
         .as_ref()
@@ -263,9 +265,7 @@ fn print_game(args: &ReviewArgs, record: &Record, rows: &[Row]) {
         out!("{}", csv(rows));
     } else {
         outln!("{}", title(record, args.level));
-        out!("{}", table(rows));
-        outln!("{}", side_summary(rows, Color::Black));
-        outln!("{}\n", side_summary(rows, Color::White));
+        outln!("{}\n", report(rows));
     }
 }
 

@@ -18,12 +18,14 @@ const MIDDLE: f64 = 300.0;
 /// The running loss chart: from its zero line down to its bottom.
 const LOSS_TOP: f64 = 350.0;
 const BOTTOM: f64 = 490.0;
-/// The marks' fill colours, and what each is called in the legend.
-const MARK_FILLS: [(Mark, &str, &str); 3] = [
-    (Mark::Inaccuracy, "#fc3", "?! inaccuracy"),
-    (Mark::Mistake, "#f80", "? mistake"),
-    (Mark::Blunder, "#e00", "?? blunder"),
-];
+/// A mark's fill colour.
+fn fill(mark: Mark) -> &'static str {
+    match mark {
+        Mark::Inaccuracy => "#fc3",
+        Mark::Mistake => "#f80",
+        Mark::Blunder => "#e00",
+    }
+}
 
 /// Text made safe for XML.
 fn escape(text: &str) -> String {
@@ -166,13 +168,14 @@ fn legend() -> String {
         LEFT + 13.0,
         LEFT + 73.0
     );
-    for (i, (_, fill, name)) in MARK_FILLS.iter().enumerate() {
+    for (i, mark) in Mark::ALL.into_iter().enumerate() {
         let left = LEFT + 150.0 + 130.0 * i as f64;
         out.push_str(&format!(
-            "<rect x=\"{left}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{fill}\"/>\n<text x=\"{}\" y=\"{base}\">{}</text>\n",
+            "<rect x=\"{left}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/>\n<text x=\"{}\" y=\"{base}\">{}</text>\n",
             base - 9.0,
+            fill(mark),
             left + 14.0,
-            escape(name)
+            escape(&mark.label())
         ));
     }
     out
@@ -192,10 +195,7 @@ fn shape(color: Color, cx: f64, cy: f64) -> String {
 
 /// A marked move: a circle for Black, a square for White, coloured by its mark.
 fn marker(row: &Row, mark: Mark, cx: f64, cy: f64) -> String {
-    let fill = MARK_FILLS
-        .iter()
-        .find(|(m, _, _)| *m == mark)
-        .map_or("#e00", |f| f.1);
+    let fill = fill(mark);
     let tip = format!(
         "<title>move {} {} {} {:+} (best {} {:+}), loses {}</title>",
         row.ply,
