@@ -12,6 +12,7 @@ use crate::engine::gamefile::{
     black_discs, name_wtb_records, read_named, read_one, wthor_names, Record,
 };
 use crate::engine::notation::format_position;
+use crate::engine::openings::openings;
 use crate::engine::search::Level;
 use crate::play::review::{
     csv, csv_row, jobs, json, parse_csv_row, report, review_all, Job, Row, CSV_HEADER,
@@ -237,7 +238,8 @@ fn open_resume(path: &PathBuf, level: Level) -> Result<Mutex<std::fs::File>, Str
     Ok(Mutex::new(file))
 }
 
-/// A game's header line: players, event, score, level.
+/// A game's header line: players, event, score, level, and the opening (see
+/// `engine::openings`: the one in force where the game left the named lines).
 fn title(record: &Record, level: Level) -> String {
     let name = |n: &Option<String>, c: &str| n.clone().unwrap_or_else(|| c.to_string());
     let score = black_discs(&record.game);
@@ -250,8 +252,13 @@ fn title(record: &Record, level: Level) -> String {
     } else {
         "unfinished".to_string()
     };
+    let opening = openings()
+        .of_game(&record.game)
+        .map_or("no named opening".to_string(), |o| {
+            format!("opening {} (move {})", o.name, o.ply())
+        });
     format!(
-        "game {}: {} (black) - {} (white){event}, {result}, level {level}",
+        "game {}: {} (black) - {} (white){event}, {result}, level {level}, {opening}",
         record.index,
         name(&record.black, "Black"),
         name(&record.white, "White")
