@@ -34,7 +34,9 @@ use std::time::Instant;
 1-3 an inaccuracy (?!), 4-9 a mistake (?), 10 or more a blunder (??). Values are whole discs \
 for the side to move; '~' marks a value that is not exact (a midgame estimate or a selective endgame stage). A loss is never below 0: a \
 midgame search of the played move alone may score it above the best search. Forced passes \
-have no row; 'ply' counts moves, passes not counted."
+have no row; 'ply' counts moves, passes not counted. The header names the game's opening \
+(Tiger, Rose, ...) and the last column the named opening a move reaches, matched under the \
+board's 8 symmetries."
 )]
 pub struct ReviewArgs {
     /// Game files (transcripts, GGF, WTHOR .wtb or PGN; the format is read from the content)
