@@ -25,6 +25,7 @@ mod levels;
 mod r#match;
 mod movegen_props;
 mod nboard;
+mod openings;
 mod parse_errors;
 mod perft;
 mod pipe;
