@@ -12,6 +12,7 @@ mod cli;
 mod contempt;
 mod data;
 mod docs;
+mod edax_book;
 mod endgame_last;
 mod eval;
 mod fuzz;
