@@ -560,7 +560,7 @@ fn nboard_engines_play_a_refereed_match_named_as_they_say() {
 
 #[test]
 fn a_misbehaving_nboard_engine_loses() {
-    let nboard = ["--protocol", "gtp", "--protocol", "nboard"];
+    let nboard = ["--protocol", "gtp", "--protocol", "nboard", "--level", "1"];
     let bad = |mode: &str| format!("nboard-greedy.py {mode}");
     assert_lost_both(&broken_match(&bad("illegal"), &nboard), "illegal move");
     assert_lost_both(
@@ -580,4 +580,49 @@ fn a_misbehaving_nboard_engine_loses() {
     // Greeted once for the set-up check, then once for each game: restarted after dying.
     let greetings = std::fs::read_to_string(&log).unwrap();
     assert_eq!(greetings.matches("nboard 2").count(), 3, "{greetings}");
+}
+
+#[test]
+fn a_clocked_nboard_engine_is_sent_its_clock_and_held_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("greedy.log");
+    let env = [("NBOARD_LOG", log.to_str().unwrap())];
+    // 0.4 s a move on a 1 s game clock: out of time by its third move.
+    let nboard = [
+        "--protocol",
+        "gtp",
+        "--protocol",
+        "nboard",
+        "--level",
+        "1",
+        "--time-control",
+        "none",
+        "--time-control",
+        "1+0",
+        "--grace",
+        "0.1",
+    ];
+    let json = broken_match_with_env("nboard-greedy.py good 0.4", &nboard, &env);
+    assert_lost_both(&json, "out of time");
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let games: Vec<&str> = sent
+        .lines()
+        .filter(|l| l.starts_with("set game "))
+        .collect();
+    assert!(!games.is_empty(), "{sent}");
+    assert!(games.iter().all(|g| g.contains("RE[?]TI[0:01]")), "{sent}");
+}
+
+#[test]
+fn an_nboard_engine_needs_a_level() {
+    let out = Command::new(common::bin())
+        .args(["match", "--engine", "a", "--engine", "b"])
+        .args(["--protocol", "gtp", "--protocol", "nboard"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "oxello match: engine 2 speaks NBoard: give its --level N (sent as 'set depth N')"
+    );
 }

@@ -56,8 +56,7 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
     let clocks = clocks(args)?;
     let names = engine_names(&args.names, [None, None], &commands)?;
     let protocols = per_engine(&args.protocols, "--protocol")?.unwrap_or([Protocol::Gtp; 2]);
-    let levels =
-        per_engine(&args.levels, "--level")?.map_or([None; 2], |l| l.map(|n| Some(n.get())));
+    let levels = nboard_levels(args, protocols)?;
     let games = args.games.get() as usize;
     let openings = openings(args, games)?;
     let sprt = sprt(args.sprt.as_deref())?;
@@ -79,6 +78,23 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         sprt,
     })
 }
+/// Each NBoard engine's level (`set depth`, which NTest needs before it plays); GTP engines
+/// take none.
+fn nboard_levels(args: &MatchArgs, protocols: [Protocol; 2]) -> Result<[Option<u64>; 2], String> {
+    let levels = per_engine(&args.levels, "--level")?;
+    let mut out = [None; 2];
+    for (i, protocol) in protocols.iter().enumerate() {
+        if *protocol == Protocol::Nboard {
+            let level = levels.ok_or(format!(
+                "engine {} speaks NBoard: give its --level N (sent as 'set depth N')",
+                i + 1
+            ))?;
+            out[i] = Some(level[i].get());
+        }
+    }
+    Ok(out)
+}
+
 /// Each engine's clock, from `--time-per-move` or else `--time-control` (none: no clock).
 fn clocks(args: &MatchArgs) -> Result<[ClockSpec; 2], String> {
     if let Some(tpm) = per_engine(&args.time_per_move, "a time")? {
@@ -269,8 +285,10 @@ pub struct MatchArgs {
     /// once for both engines or once per engine: "--protocol gtp --protocol nboard".
     #[arg(long = "protocol", value_parser = parse_protocol)]
     pub protocols: Vec<Protocol>,
-    /// An NBoard engine's level, sent as `set depth N` (NTest: 20); once, or once per engine.
-    /// An NBoard engine without a clock ("--time-control none") plays by its level.
+    /// An NBoard engine's level, sent as `set depth N` (NTest: 20), required for every NBoard
+    /// engine; once, or once per engine (a GTP engine's is not used). An NBoard engine given a
+    /// clock still plays at its level: the referee enforces the clock (a late move loses) and
+    /// sends it as the GGF record's TI with every move's time, as the NBoard GUI does.
     #[arg(long = "level", value_parser = str::parse::<Count>)]
     pub levels: Vec<Count>,
     /// Openings, one transcript per line (e.g. the XOT list); random openings without it.

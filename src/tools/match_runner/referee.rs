@@ -89,7 +89,8 @@ fn play_out(
         } else {
             1 - result.black
         };
-        let so_far = || record::in_progress(result, [&names[0], &names[1]], c);
+        let clock = clocks[mover].ggf_time();
+        let so_far = || record::in_progress(result, [&names[0], &names[1]], c, clock);
         seats[mover]
             .prepare_move(c, &clocks[mover], so_far)
             .map_err(|f| (mover, f))?;
