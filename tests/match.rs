@@ -324,6 +324,16 @@ fn an_illegal_opening_is_a_setup_error_before_any_engine_starts() {
     assert!(!log.exists(), "an engine was started");
 }
 
+/// The lines of the log at `path` that start with `prefix`.
+fn sent_lines(path: &std::path::Path, prefix: &str) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with(prefix))
+        .map(String::from)
+        .collect()
+}
+
 /// An engine command that logs every command it receives to `log` before oxello reads it.
 fn logged_engine(log: &std::path::Path, args: &str) -> String {
     format!("tee -a {} | {} {args}", log.display(), common::bin())
@@ -351,12 +361,8 @@ fn a_clocked_engine_plays_an_unclocked_one_with_whole_second_time_left() {
     ]);
     assert!(json.contains("\"forfeits\":[]"), "{json}");
     assert!(json.contains("\"final_clock\":[") && !json.contains("\"final_clock\":[null,null]"));
-    let sent = std::fs::read_to_string(&clocked).unwrap();
-    let time_left: Vec<&str> = sent
-        .lines()
-        .filter(|l| l.starts_with("time_left"))
-        .collect();
-    assert!(!time_left.is_empty(), "{sent}");
+    let time_left = sent_lines(&clocked, "time_left");
+    assert!(!time_left.is_empty());
     for line in time_left {
         let fields: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(fields.len(), 4, "{line}");
@@ -604,13 +610,12 @@ fn a_clocked_nboard_engine_is_sent_its_clock_and_held_to_it() {
     ];
     let json = broken_match_with_env("nboard-greedy.py good 0.4", &nboard, &env);
     assert_lost_both(&json, "out of time");
-    let sent = std::fs::read_to_string(&log).unwrap();
-    let games: Vec<&str> = sent
-        .lines()
-        .filter(|l| l.starts_with("set game "))
-        .collect();
-    assert!(!games.is_empty(), "{sent}");
-    assert!(games.iter().all(|g| g.contains("RE[?]TI[0:01]")), "{sent}");
+    let games = sent_lines(&log, "set game ");
+    assert!(!games.is_empty());
+    assert!(
+        games.iter().all(|g| g.contains("RE[?]TI[0:01]")),
+        "{games:?}"
+    );
 }
 
 #[test]
