@@ -25,6 +25,7 @@ pub fn per_engine<T: Copy>(values: &[T], what: &str) -> Result<Option<[T; 2]>, S
     }
 }
 
+/// `--protocol`'s value: `gtp` or `nboard`, in any case.
 fn parse_protocol(s: &str) -> Result<Protocol, String> {
     match s.to_ascii_lowercase().as_str() {
         "gtp" => Ok(Protocol::Gtp),
@@ -78,6 +79,7 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         sprt,
     })
 }
+
 /// Each NBoard engine's level (`set depth`, which NTest needs before it plays); GTP engines
 /// take none.
 fn nboard_levels(args: &MatchArgs, protocols: [Protocol; 2]) -> Result<[Option<u64>; 2], String> {
