@@ -12,9 +12,9 @@ use crate::base::io::{Input, Output, MAX_LINE};
 use crate::engine::board::Squares;
 use crate::engine::eval::DISC;
 use crate::engine::notation::square_name;
-use crate::engine::search::{Level, Report};
+use crate::engine::search::{Level, Report, Running};
 use crate::play::book::Depth;
-use crate::play::session::{Choice, Play, Settings};
+use crate::play::session::{Choice, Play, Progress, Settings};
 use crossbeam_channel::Receiver;
 use parse::{parse_command, Command};
 use std::io::Write;
@@ -62,6 +62,34 @@ fn hint_depth(r: &Report) -> String {
     } else {
         r.depth_at().to_string()
     }
+}
+
+/// `search <pv> <eval> 0 <depth>` for each line of a finished iteration of a hint.
+fn search_lines(r: &Report) -> String {
+    r.lines
+        .iter()
+        .map(|l| {
+            let pv: Vec<String> = l.pv.iter().map(|&m| move_name(Some(m))).collect();
+            let depth = hint_depth(r);
+            format!("search {} {} 0 {depth}\n", pv.join("-"), discs(l.score))
+        })
+        .collect()
+}
+
+/// A count as a player reads it: three figures and a unit, `612M`, `24.5M`, `980k`.
+fn compact(x: f64) -> String {
+    let (value, unit) = [(1e9, "G"), (1e6, "M"), (1e3, "k")]
+        .into_iter()
+        .find(|&(scale, _)| x >= scale)
+        .map_or((x, ""), |(scale, unit)| (x / scale, unit));
+    let decimals = if value < 10.0 {
+        2
+    } else if value < 100.0 {
+        1
+    } else {
+        0
+    };
+    format!("{value:.decimals$}{unit}")
 }
 
 impl<W: Write> Session<W> {
@@ -170,6 +198,21 @@ impl<W: Write> Session<W> {
         ))
     }
 
+    /// While a stage runs long (see [`Progress::Running`]): a `status` line that names it as
+    /// the level table does, with the time, nodes and speed so far (`status searching 32@73%:
+    /// 25.0 s, 612M nodes, 24.5M n/s`; NBoard cuts what does not fit its status bar, so the
+    /// time comes first), and `nodestats` for NBoard's node counter.
+    fn running_status(out: &mut Output<W>, r: &Running) -> bool {
+        let seconds = r.elapsed.as_secs_f64();
+        out.write(&format!(
+            "status searching {}: {seconds:.1} s, {} nodes, {} n/s\nnodestats {} {seconds:.2}\n",
+            r.stage.depth,
+            compact(r.nodes as f64),
+            compact(r.nodes_per_second()),
+            r.nodes
+        ))
+    }
+
     fn go(&mut self) {
         let side = self.play.game().position().side;
         if self.play.game().is_over() {
@@ -177,9 +220,10 @@ impl<W: Write> Session<W> {
             return;
         }
         let out = &mut self.out;
-        let choice = self
-            .play
-            .choose_move(side, false, |r| Self::progress_status(out, r));
+        let choice = self.play.choose_move(side, false, |news| match news {
+            Progress::Iteration(r) => Self::progress_status(out, r),
+            Progress::Running(r) => Self::running_status(out, r),
+        });
         if self.superseded() {
             return;
         }
@@ -213,17 +257,9 @@ impl<W: Write> Session<W> {
         self.book_hints(&position.board, lines);
         let level = self.play.level();
         let out = &mut self.out;
-        self.play.analyze(lines, level, None, |r| {
-            let text: String = r
-                .lines
-                .iter()
-                .map(|l| {
-                    let pv: Vec<String> = l.pv.iter().map(|&m| move_name(Some(m))).collect();
-                    let depth = hint_depth(r);
-                    format!("search {} {} 0 {depth}\n", pv.join("-"), discs(l.score))
-                })
-                .collect();
-            out.write(&text)
+        self.play.analyze(lines, level, None, |news| match news {
+            Progress::Iteration(r) => out.write(&search_lines(r)),
+            Progress::Running(r) => Self::running_status(out, r),
         });
     }
 
@@ -266,7 +302,13 @@ impl<W: Write> Session<W> {
             let score = if position.is_game_over() {
                 position.board.final_score() * DISC
             } else {
-                let r = self.play.evaluate_position(position.board);
+                let out = &mut self.out;
+                let r = self
+                    .play
+                    .evaluate_position(position.board, |news| match news {
+                        Progress::Iteration(_) => true,
+                        Progress::Running(r) => Self::running_status(out, r),
+                    });
                 if self.superseded() {
                     return;
                 }
