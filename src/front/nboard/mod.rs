@@ -36,11 +36,12 @@ pub struct Session<W: Write> {
     out: Output<W>,
 }
 
-/// Input that ends a running search: `ping`.
+/// Input that ends a running search: a `ping` that parses. A malformed one (`ping x`, or
+/// any line cut for its length) is refused in its turn, and a refused line changes nothing.
 fn interrupts(input: &Input) -> bool {
     match input {
-        Input::Eof | Input::Closed => false,
-        Input::Line(line, _) => line.split_whitespace().next() == Some("ping"),
+        Input::Eof | Input::Closed | Input::Line(_, true) => false,
+        Input::Line(line, false) => matches!(parse_command(line), Ok(Command::Ping(_))),
     }
 }
 
