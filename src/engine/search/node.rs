@@ -43,7 +43,7 @@ pub(crate) struct Shared<'a> {
     stop: &'a AtomicBool,
     halt: AtomicBool,
     /// The node count of every thread, and the stage under way, for other threads to see.
-    pub(crate) watch: Arc<Watch>,
+    watch: Arc<Watch>,
     node_limit: u64,
     /// When the time limits started.
     clock: Instant,
