@@ -31,6 +31,7 @@ mod parse_errors;
 mod perft;
 mod pipe;
 mod ponder;
+mod progress;
 mod review;
 mod rules;
 mod search;

@@ -127,6 +127,34 @@ fn ping_stops_a_long_go_at_once_and_nothing_stale_follows() {
 }
 
 #[test]
+fn a_malformed_ping_during_a_go_changes_nothing() {
+    // The pipe: `nboard 2`, `set depth 16`, `go`, `ping x`, from the start (no book).
+    let mut e = NBoard::start(&["--no-book", "--threads", "1"]);
+    e.send("nboard 2");
+    e.send("set depth 16");
+    e.send("go\nping x");
+    // The refused ping must not stop the search: its move comes, then the refusal.
+    let seen = e.until(|l| l.starts_with("===") || l.starts_with("status ignored"));
+    let answer = seen.last().unwrap();
+    assert!(
+        answer.starts_with("=== "),
+        "the go lost its answer: {seen:?}"
+    );
+    assert!(
+        square(answer[4..].split('/').next().unwrap()).is_some(),
+        "{answer}"
+    );
+    let refusal = e.until(|l| l.starts_with("status ignored"));
+    assert_eq!(
+        refusal,
+        ["status ignored: malformed 'ping' command: 'ping x'"]
+    );
+    // A well-formed one is answered after it.
+    assert_eq!(e.ping(5), ["pong 5"]);
+    e.finish();
+}
+
+#[test]
 fn hint_streams_its_lines_depth_by_depth() {
     let mut e = NBoard::start(&["--threads", "1"]);
     e.send("nboard 2");

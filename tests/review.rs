@@ -297,3 +297,51 @@ fn illegal_and_unreadable_games_are_refused_with_their_move() {
         assert!(!err.contains("panicked"));
     }
 }
+
+/// `n` and its noun, singular for one: the English the summary must read.
+fn noun(n: usize, one: &str) -> String {
+    let many = match one {
+        "inaccuracy" => "inaccuracies".to_string(),
+        _ => format!("{one}s"),
+    };
+    format!("{n} {}", if n == 1 { one } else { &many })
+}
+
+#[test]
+fn each_sides_summary_counts_its_rows_in_singular_or_plural() {
+    let wtb = format!(
+        "{}/tests/data/WTH_2025_first50.wtb",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    // Game 3 at level 4: one side has one mistake and one blunder.
+    let args = ["review", &wtb, "--game", "3", "--level", "4", "--hash", "4"];
+    let (json, _) = ok(&[&args[..], &["--json"]].concat());
+    let (table, _) = ok(&args);
+    let mut singular = false;
+    for color in ["black", "white"] {
+        let rows: Vec<&str> = json
+            .lines()
+            .filter(|r| field(r, "color") == color)
+            .collect();
+        let marks = |mark: &str| rows.iter().filter(|r| field(r, "mark") == mark).count();
+        let loss: i32 = rows.iter().map(|r| int(r, "loss")).sum();
+        let counts = [
+            rows.len(),
+            loss as usize,
+            marks("inaccuracy"),
+            marks("mistake"),
+            marks("blunder"),
+        ];
+        singular |= counts.contains(&1);
+        let expected = format!(
+            "{color}: {}, total loss {}, {}, {}, {}, worst",
+            noun(counts[0], "move"),
+            noun(counts[1], "disc"),
+            noun(counts[2], "inaccuracy"),
+            noun(counts[3], "mistake"),
+            noun(counts[4], "blunder")
+        );
+        assert!(table.contains(&expected), "{expected:?} not in {table}");
+    }
+    assert!(singular, "no count of one to test the singular: {table}");
+}

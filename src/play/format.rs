@@ -1,10 +1,10 @@
 //! How search results read, wherever they are shown: moves in upper case, scores in discs,
-//! the `info` / `best` lines that GTP's `analyze` and `oxello analyze` both print, and the
-//! log's line per finished iteration.
+//! the `info` / `best` lines that GTP's `analyze` and `oxello analyze` both print, the log's
+//! line per finished iteration, and the line of a stage still running.
 
 use crate::engine::eval::DISC;
 use crate::engine::notation::square_name;
-use crate::engine::search::{Report, Selectivity};
+use crate::engine::search::{Kind, Report, Running};
 
 /// A move as the protocols answer it: upper case, `pass` for none.
 pub fn vertex_name(sq: Option<u32>) -> String {
@@ -30,18 +30,18 @@ pub fn format_pv(pv: &[u32]) -> String {
 
 /// One `info` line for each line of a finished iteration.
 pub fn info_lines(r: &Report) -> String {
+    let stage = r.stage();
+    let kind = match stage.kind {
+        Kind::Midgame => String::new(),
+        kind => format!(" {}", kind.name()),
+    };
     r.lines
         .iter()
         .enumerate()
         .map(|(i, l)| {
             format!(
-                "info depth {}{} line {} score {} nodes {} nps {:.0} time {:.3} pv {}\n",
-                r.depth_at(),
-                if r.exact || is_selective_endgame(r) {
-                    format!(" {}", kind(r))
-                } else {
-                    String::new()
-                },
+                "info depth {}{kind} line {} score {} nodes {} nps {:.0} time {:.3} pv {}\n",
+                stage.depth,
                 i + 1,
                 format_score(l.score, r.exact),
                 r.nodes,
@@ -65,37 +65,28 @@ pub fn best_line(r: &Report) -> String {
     )
 }
 
-/// Whether a report is of a selective endgame search: the midgame searches are at 68% (with
-/// Multi-ProbCut) or exact.
-fn is_selective_endgame(r: &Report) -> bool {
-    !matches!(r.selectivity, Selectivity::P68 | Selectivity::Exact)
-}
-
-/// What an iteration searched: `midgame`, `wld` or `exact` (endgame solves), or `endgame` (a
-/// selective endgame search, its selectivity beside the depth).
-fn kind(r: &Report) -> &'static str {
-    if r.wld {
-        "wld"
-    } else if r.exact {
-        "exact"
-    } else if is_selective_endgame(r) {
-        "endgame"
-    } else {
-        "midgame"
-    }
-}
-
 /// The log's line for a finished iteration: depth, what it searched, score, nodes, speed,
 /// time and principal variation.
 pub fn iteration_line(r: &Report) -> String {
     format!(
-        "depth {} {} score {} nodes {} nps {:.0} time {:.3} pv {}",
-        r.depth_at(),
-        kind(r),
+        "depth {} score {} nodes {} nps {:.0} time {:.3} pv {}",
+        r.stage(),
         format_score(r.score, r.exact),
         r.nodes,
         r.nodes_per_second(),
         r.elapsed.as_secs_f64(),
         r.lines.first().map_or(String::new(), |l| format_pv(&l.pv))
+    )
+}
+
+/// The line of a search still running, for the log and GTP's `analyze` (after `info`): the
+/// stage under way (`stage 32@73% endgame`), the nodes, speed and time of the search so far.
+pub fn stage_line(r: &Running) -> String {
+    format!(
+        "stage {} nodes {} nps {:.0} time {:.3}",
+        r.stage,
+        r.nodes,
+        r.nodes_per_second(),
+        r.elapsed.as_secs_f64()
     )
 }

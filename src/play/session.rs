@@ -1,8 +1,10 @@
 //! The game-control layer under every front end (GTP, NBoard): the game with its passes and
 //! undo, the clocks and strength settings, the search thread, and the input read while a
 //! search runs. Front ends translate lines into calls on [`Play`] and format what it returns;
-//! they hold no game state of their own. With pondering on (see [`ponder`]), the session
-//! searches on the opponent's time the reply it expects.
+//! they hold no game state of their own. While a search runs, its caller hears of every
+//! finished iteration and, whenever half a second has passed without one, of the stage under
+//! way ([`Progress`]). With pondering on (see [`ponder`]), the session searches on the
+//! opponent's time the reply it expects.
 
 mod ponder;
 
@@ -10,19 +12,33 @@ use crate::base::io::{Inbox, Input};
 use crate::engine::board::{Board, Color};
 use crate::engine::game::{Game, GameError, Move};
 use crate::engine::perft::PerftMode;
-use crate::engine::search::{Level, Limits, Report, MAX_CONTEMPT};
+use crate::engine::search::{Level, Limits, Report, Running, MAX_CONTEMPT};
 use crate::play::book::policy::{self, Opening};
 use crate::play::book::{BookMove, Depth};
 use crate::play::clock::{
     solvable_empties, Clock, Remaining, DEFAULT_ANALYSIS_SECONDS, MAX_SECONDS,
 };
-use crate::play::format::{format_score, iteration_line, vertex_name};
+use crate::play::format::{format_score, iteration_line, stage_line, vertex_name};
 use crate::play::thread::{Event, SearchThread};
 use crossbeam_channel::{at, never, select, Receiver};
 use std::time::{Duration, Instant};
 
 /// Deepest analysis when no time is given (it goes on until stopped or the exact solve).
 const MAX_ANALYSIS_DEPTH: u32 = 60;
+
+/// The longest a running search goes without telling its caller (and the log) anything: a
+/// stage that runs longer is reported at this interval.
+pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(500);
+
+/// What a running search tells its caller.
+#[derive(Copy, Clone, Debug)]
+pub enum Progress<'a> {
+    /// An iteration (or endgame solve) has finished.
+    Iteration(&'a Report),
+    /// Nothing has finished for [`PROGRESS_INTERVAL`]: the stage under way and the search's
+    /// nodes and time so far.
+    Running(&'a Running),
+}
 
 /// Start-up settings of an engine session.
 #[derive(Clone, Debug)]
@@ -276,12 +292,12 @@ impl Play {
 
     /// The move `color` should play now, found within the clock or the fixed depth or time;
     /// `charge` takes the time used off `color`'s clock. A single legal move is played at
-    /// once. `progress` sees every finished iteration and stops the search by answering false.
+    /// once. `progress` hears of the search (see [`Progress`]) and stops it by answering false.
     pub fn choose_move(
         &mut self,
         color: Color,
         charge: bool,
-        progress: impl FnMut(&Report) -> bool,
+        progress: impl FnMut(Progress<'_>) -> bool,
     ) -> Result<Choice, String> {
         let choice = self.search_move(color, charge, progress)?;
         self.log_move(color, &choice);
@@ -292,7 +308,7 @@ impl Play {
         &mut self,
         color: Color,
         charge: bool,
-        progress: impl FnMut(&Report) -> bool,
+        progress: impl FnMut(Progress<'_>) -> bool,
     ) -> Result<Choice, String> {
         let Some(board) = self.board_for(color)? else {
             return Ok(Choice::Pass);
@@ -413,7 +429,7 @@ impl Play {
     }
 
     /// Searches the current position for its `lines` best moves at `level` (default: as deep
-    /// as it goes), for `seconds` or until stopped, with `progress` after every iteration.
+    /// as it goes), for `seconds` or until stopped, telling `progress` of it.
     /// Without level or seconds, nothing could stop it once input has ended: it then takes
     /// [`DEFAULT_ANALYSIS_SECONDS`], as `oxello analyze` does.
     pub fn analyze(
@@ -421,7 +437,7 @@ impl Play {
         lines: usize,
         level: Option<Level>,
         seconds: Option<f64>,
-        progress: impl FnMut(&Report) -> bool,
+        progress: impl FnMut(Progress<'_>) -> bool,
     ) -> Report {
         let board = self.game.position().board;
         let time = seconds.map(|s| Duration::from_secs_f64(s.min(MAX_SECONDS)));
@@ -439,14 +455,19 @@ impl Play {
         self.think(board, limits, after_eof, progress)
     }
 
-    /// Searches `board` at the session's level, for a value of a position that is not the current one.
-    pub fn evaluate_position(&mut self, board: Board) -> Report {
+    /// Searches `board` at the session's level, for a value of a position that is not the
+    /// current one, telling `progress` of it.
+    pub fn evaluate_position(
+        &mut self,
+        board: Board,
+        progress: impl FnMut(Progress<'_>) -> bool,
+    ) -> Report {
         let limits = Limits {
             level: self.level,
             contempt: self.contempt,
             ..Limits::default()
         };
-        self.think(board, limits, None, |_| true)
+        self.think(board, limits, None, progress)
     }
 
     /// Runs a search to its end while reading input: input that interrupts (see
@@ -458,7 +479,7 @@ impl Play {
         board: Board,
         limits: Limits,
         after_eof: Option<Duration>,
-        mut progress: impl FnMut(&Report) -> bool,
+        mut progress: impl FnMut(Progress<'_>) -> bool,
     ) -> Report {
         self.stop_ponder();
         let hard = limits.hard_time;
@@ -500,27 +521,29 @@ impl Play {
     }
 
     /// Waits for the running search's report, logging and handing `progress` every finished
-    /// iteration (the search stops when it answers false), keeping the input read meanwhile,
-    /// and stopping the search at `after_eof` once input has ended.
+    /// iteration and, after [`PROGRESS_INTERVAL`] without one, the stage under way (the search
+    /// stops when it answers false); keeping the input read meanwhile, and stopping the search
+    /// at `after_eof` once input has ended.
     fn wait(
         &mut self,
         mut after_eof: Option<Instant>,
-        progress: &mut impl FnMut(&Report) -> bool,
+        progress: &mut impl FnMut(Progress<'_>) -> bool,
     ) -> Report {
         let events = self.engine.events().clone();
+        let mut quiet_until = Instant::now() + PROGRESS_INTERVAL;
         loop {
             let input = self.inbox.source().unwrap_or_else(never);
             let deadline = match after_eof {
                 Some(t) if self.inbox.ended() => at(t),
                 _ => never(),
             };
+            let quiet = at(quiet_until);
             select! {
                 recv(events) -> event => match event {
                     Ok(Event::Progress(r)) => {
                         log::info!("{}", iteration_line(&r));
-                        if !progress(&r) {
-                            self.engine.stop();
-                        }
+                        self.tell(progress, Progress::Iteration(&r));
+                        quiet_until = Instant::now() + PROGRESS_INTERVAL;
                     }
                     Ok(Event::Done(r)) => return r,
                     Ok(_) => {}
@@ -531,7 +554,21 @@ impl Play {
                     self.engine.stop();
                     after_eof = None;
                 }
+                recv(quiet) -> _ => {
+                    if let Some(running) = self.engine.running() {
+                        log::info!("{}", stage_line(&running));
+                        self.tell(progress, Progress::Running(&running));
+                    }
+                    quiet_until = Instant::now() + PROGRESS_INTERVAL;
+                }
             }
+        }
+    }
+
+    /// Hands `news` to `progress`, stopping the search when it answers false.
+    fn tell(&self, progress: &mut impl FnMut(Progress<'_>) -> bool, news: Progress<'_>) {
+        if !progress(news) {
+            self.engine.stop();
         }
     }
 

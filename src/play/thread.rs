@@ -1,10 +1,12 @@
 //! The search thread. It owns the transposition table, takes jobs over a channel and answers
-//! with progress reports and one final report per search. A search stops promptly when the
-//! shared stop flag is raised; the flag is only read every few thousand nodes.
+//! with progress reports and one final report per search; between them, the caller can read
+//! the stage under way and the nodes so far at any time ([`SearchThread::running`]). A search
+//! stops promptly when the shared stop flag is raised; the flag is only read every few
+//! thousand nodes.
 
 use crate::engine::board::Board;
 use crate::engine::perft::{perft_until, PerftMode};
-use crate::engine::search::{search, Deadlines, Limits, Report};
+use crate::engine::search::{search, Deadlines, Limits, Report, Running, Watch};
 use crate::engine::tt::TranspositionTable;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -42,6 +44,8 @@ pub struct SearchThread {
     stop: Arc<AtomicBool>,
     /// The time limits of the search under way, set anew by every start.
     deadlines: Arc<Deadlines>,
+    /// What the search under way is doing.
+    watch: Arc<Watch>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -61,6 +65,7 @@ impl SearchThread {
             events,
             stop,
             deadlines: Arc::new(Deadlines::new(None, None)),
+            watch: Arc::default(),
             thread: Some(thread),
         }
     }
@@ -77,8 +82,11 @@ impl SearchThread {
     pub fn start(&self, board: Board, limits: Limits) {
         self.stop.store(false, Ordering::SeqCst);
         self.deadlines.arm(limits.soft_time, limits.hard_time);
+        // The last search's stage is not this one's.
+        self.watch.reset();
         let limits = Limits {
             deadlines: Some(Arc::clone(&self.deadlines)),
+            watch: Some(Arc::clone(&self.watch)),
             ..limits
         };
         self.send(Request::Search(board, limits));
@@ -99,6 +107,12 @@ impl SearchThread {
     /// Asks the running search (if any) to stop now; it still sends its `Done` report.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The stage the running search is in, its nodes and time so far; `None` before its first
+    /// stage (while the thread still clears or allocates the table, say).
+    pub fn running(&self) -> Option<Running> {
+        self.watch.running()
     }
 
     pub fn events(&self) -> &Receiver<Event> {

@@ -193,6 +193,11 @@ impl Gtp {
         Some(Response { ok, id, text })
     }
 
+    /// Stdout's lines as they come, for a test that reads a streamed reply itself.
+    pub fn output(&self) -> &Receiver<String> {
+        &self.lines
+    }
+
     /// Sends a command and reads its response.
     pub fn ask(&mut self, line: &str) -> Response {
         self.send(line);

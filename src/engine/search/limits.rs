@@ -1,9 +1,11 @@
-//! What a search is asked for and what it answers: its [`Limits`], the node limit's slack, and
-//! the [`Report`] of each iteration with its [`Line`]s.
+//! What a search is asked for and what it answers: its [`Limits`], the node limit's slack, the
+//! [`Report`] of each iteration with its [`Line`]s, and the [`Watch`] through which another
+//! thread sees the [`Stage`] under way and the nodes so far ([`Running`]).
 
 use super::level::{DepthAt, Level, Selectivity};
+use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How far past a node limit a search on one thread may go: the nodes of one last-empties
@@ -43,6 +45,8 @@ pub struct Limits {
     /// ponder search gets its limits when the expected move is played). When given, they
     /// replace `soft_time` and `hard_time`.
     pub deadlines: Option<Arc<Deadlines>>,
+    /// Where the search shows the stage under way and its node count to other threads.
+    pub watch: Option<Arc<Watch>>,
     /// What a draw is worth to the side to move at the root, in centi-discs below 0: a
     /// positive contempt makes the search avoid draws. Within ±[`MAX_CONTEMPT`], so that a
     /// draw still ranks between a 2-disc loss and a 2-disc win (final scores are even).
@@ -74,6 +78,7 @@ impl Default for Limits {
             hard_time: None,
             clock_start: None,
             deadlines: None,
+            watch: None,
             contempt: 0,
             wld: false,
             lines: 1,
@@ -167,7 +172,137 @@ impl Report {
         DepthAt(self.depth, self.selectivity)
     }
 
+    /// The stage this report finished: the midgame's selectivities are 68% (with
+    /// Multi-ProbCut) or 100% (without), and only the endgame's are marked exact or wld.
+    pub fn stage(&self) -> Stage {
+        let midgame = !(self.exact || self.wld)
+            && matches!(self.selectivity, Selectivity::P68 | Selectivity::Exact);
+        Stage::new(self.depth_at(), !midgame, self.wld)
+    }
+
     pub fn nodes_per_second(&self) -> f64 {
-        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)
+        speed(self.nodes, self.elapsed)
+    }
+}
+
+/// Nodes per second.
+fn speed(nodes: u64, elapsed: Duration) -> f64 {
+    nodes as f64 / elapsed.as_secs_f64().max(1e-6)
+}
+
+/// What a stage of a search searches.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Kind {
+    /// A midgame iteration, to a depth.
+    Midgame,
+    /// A selective endgame search, to the end.
+    Endgame,
+    /// The exact solve.
+    Exact,
+    /// A win/loss/draw solve.
+    Wld,
+}
+
+impl Kind {
+    /// The word the protocols and the log print.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Midgame => "midgame",
+            Kind::Endgame => "endgame",
+            Kind::Exact => "exact",
+            Kind::Wld => "wld",
+        }
+    }
+}
+
+/// One stage of a search: a midgame iteration or an endgame pass, with its depth (the empties,
+/// for the endgame) and selectivity as the level table names them: `16@68% midgame`,
+/// `32@73% endgame`, `30@100% exact`.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Stage {
+    pub depth: DepthAt,
+    pub kind: Kind,
+}
+
+impl Stage {
+    /// The stage at `depth`: a midgame iteration unless `endgame`, a pass of a win/loss/draw
+    /// solve if `wld`.
+    pub fn new(depth: DepthAt, endgame: bool, wld: bool) -> Stage {
+        let kind = match (endgame, wld, depth.1) {
+            (false, _, _) => Kind::Midgame,
+            (true, true, _) => Kind::Wld,
+            (true, false, Selectivity::Exact) => Kind::Exact,
+            (true, false, _) => Kind::Endgame,
+        };
+        Stage { depth, kind }
+    }
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.depth, self.kind.name())
+    }
+}
+
+/// What a running search is doing, as another thread sees it: the stage under way, its nodes
+/// and the time since the search began.
+#[derive(Copy, Clone, PartialEq, Debug)]
+pub struct Running {
+    pub stage: Stage,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+impl Running {
+    pub fn nodes_per_second(&self) -> f64 {
+        speed(self.nodes, self.elapsed)
+    }
+}
+
+/// A search's window for other threads: the node count every thread adds to (at each poll,
+/// every few thousand nodes), when the search's clock started, and the stage the root entered
+/// last. The root writes the stage once per iteration or endgame pass, so reading it costs
+/// the search nothing.
+#[derive(Debug, Default)]
+pub struct Watch {
+    pub(crate) nodes: AtomicU64,
+    state: Mutex<WatchState>,
+}
+
+#[derive(Debug, Default)]
+struct WatchState {
+    start: Option<Instant>,
+    stage: Option<Stage>,
+}
+
+impl Watch {
+    /// Forgets the last search: no start, no stage, no nodes.
+    pub fn reset(&self) {
+        self.begin(None);
+    }
+
+    /// A search whose clock started at `start` begins: no stage yet, no nodes.
+    pub(crate) fn begin(&self, start: Option<Instant>) {
+        self.nodes.store(0, Ordering::Relaxed);
+        *self.state() = WatchState { start, stage: None };
+    }
+
+    /// The root enters `stage`.
+    pub(crate) fn enter(&self, stage: Stage) {
+        self.state().stage = Some(stage);
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, WatchState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// What the search is doing now; `None` before its first stage.
+    pub fn running(&self) -> Option<Running> {
+        let state = self.state();
+        Some(Running {
+            stage: state.stage?,
+            nodes: self.nodes.load(Ordering::Relaxed),
+            elapsed: state.start?.elapsed(),
+        })
     }
 }

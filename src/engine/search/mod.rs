@@ -44,7 +44,8 @@ mod root;
 
 pub use level::{DepthAt, Level, Plan, Selectivity};
 pub use limits::{
-    node_limit_slack, Deadlines, Limits, Line, Report, MAX_CONTEMPT, NODE_LIMIT_SLACK,
+    node_limit_slack, Deadlines, Kind, Limits, Line, Report, Running, Stage, Watch, MAX_CONTEMPT,
+    NODE_LIMIT_SLACK,
 };
 
 use crate::engine::board::Board;

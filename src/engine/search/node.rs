@@ -5,13 +5,13 @@
 //! [`super::parallel`]). A node's [`NodeKind`] says how its children are searched: the midgame
 //! and the endgame each implement it once, so this module depends on neither.
 
-use super::limits::{Deadlines, Limits, MAX_CONTEMPT, POLL_INTERVAL};
+use super::limits::{Deadlines, Limits, Stage, Watch, MAX_CONTEMPT, POLL_INTERVAL};
 use super::movelist::MoveList;
 use super::parallel::{Pool, SplitPoint};
 use crate::engine::board::Board;
 use crate::engine::eval::DISC;
 use crate::engine::tt::{Part, TranspositionTable, NO_MOVE};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -42,7 +42,8 @@ pub(crate) struct Shared<'a> {
     tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
     halt: AtomicBool,
-    nodes: AtomicU64,
+    /// The node count of every thread, and the stage under way, for other threads to see.
+    watch: Arc<Watch>,
     node_limit: u64,
     /// When the time limits started.
     clock: Instant,
@@ -67,7 +68,7 @@ impl<'a> Shared<'a> {
             tt,
             stop,
             halt: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
+            watch: fresh_watch(limits, clock),
             node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
             clock,
             deadlines: limits
@@ -87,8 +88,15 @@ impl<'a> Shared<'a> {
 
     /// The nodes every thread has added to the count.
     pub(crate) fn nodes(&self) -> u64 {
-        self.nodes.load(Ordering::Relaxed)
+        self.watch.nodes.load(Ordering::Relaxed)
     }
+}
+
+/// The watch of `limits` (or a new one), begun anew for a search whose clock started at `clock`.
+fn fresh_watch(limits: &Limits, clock: Instant) -> Arc<Watch> {
+    let watch = limits.watch.clone().unwrap_or_default();
+    watch.begin(Some(clock));
+    watch
 }
 
 /// One thread's search state: its counters, stop conditions and split points.
@@ -184,6 +192,7 @@ impl<'a> Searcher<'a> {
     /// Adds this thread's new nodes to the shared count.
     pub(crate) fn flush(&mut self) {
         self.shared
+            .watch
             .nodes
             .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
         self.flushed = self.nodes;
@@ -192,6 +201,11 @@ impl<'a> Searcher<'a> {
     /// The nodes of every thread so far.
     pub(crate) fn total_nodes(&self) -> u64 {
         self.shared.nodes() + self.nodes - self.flushed
+    }
+
+    /// Shows other threads that the root entered `stage`.
+    pub(crate) fn enter(&self, stage: Stage) {
+        self.shared.watch.enter(stage);
     }
 
     /// Whether the time after which no iteration starts has passed.

@@ -5,7 +5,7 @@
 
 use super::endgame::levels::{endgame_levels, midgame_level, EXACT_LEVEL};
 use super::level::{DepthAt, Plan, Selectivity};
-use super::limits::{Limits, Line, Report};
+use super::limits::{Limits, Line, Report, Stage};
 use super::node::{Searcher, INFINITY, MAX_SCORE};
 use crate::engine::board::{flips, Board, Squares};
 use crate::engine::eval::{evaluate, DISC};
@@ -129,6 +129,11 @@ impl Searcher<'_> {
                 self.root_endgame(board, &mut root, lines, limits.wld, report.score, sel)
             } else {
                 let depth = completed as i32 + 1;
+                self.enter(Stage::new(
+                    DepthAt(completed + 1, midgame_sel),
+                    false,
+                    false,
+                ));
                 // The first iterations' scores swing too much to aim a window with.
                 let guess = (depth > 2).then_some(report.score);
                 self.root_aspiration(board, &mut root, lines, guess, |s, b, a, be| {
@@ -386,8 +391,11 @@ impl Searcher<'_> {
             s.solve(b, a, be) * DISC
         };
         let mut score = guess;
-        for level in endgame_levels(board.empty_count(), target) {
+        let empties = board.empty_count();
+        for level in endgame_levels(empties, target) {
             self.level = level;
+            let depth = DepthAt(empties, Selectivity::ENDGAME[level as usize]);
+            self.enter(Stage::new(depth, true, wld));
             score = if wld {
                 self.root_search(board, root, lines, -DISC, DISC, solve)
             } else if lines == 1 {
@@ -398,11 +406,7 @@ impl Searcher<'_> {
             if self.stopped {
                 break;
             }
-            log::debug!(
-                "endgame {}: score {score}, {} nodes",
-                DepthAt(board.empty_count(), Selectivity::ENDGAME[level as usize]),
-                self.nodes
-            );
+            log::debug!("endgame {depth}: score {score}, {} nodes", self.nodes);
         }
         self.level = EXACT_LEVEL;
         if wld {

@@ -16,9 +16,9 @@ use crate::engine::openings::openings;
 use crate::engine::perft::PerftMode;
 use crate::engine::search::Level;
 use crate::play::clock::{Clock, Remaining};
-use crate::play::format::{best_line, format_score, info_lines, vertex_name};
+use crate::play::format::{best_line, format_score, info_lines, stage_line, vertex_name};
 use crate::play::review::{jobs, report, review_all, REVIEW_HASH_MIB};
-use crate::play::session::{Play, Settings};
+use crate::play::session::{Play, Progress, Settings};
 use crossbeam_channel::Receiver;
 use std::io::Write;
 
@@ -335,10 +335,19 @@ impl<W: Write> Session<W> {
             &book[..book.len().min(lines)],
         ));
         let out = &mut self.out;
-        let report = self
-            .play
-            .analyze(lines, None, seconds, |r| out.write(&info_lines(r)));
+        let report = self.play.analyze(lines, None, seconds, |news| {
+            out.write(&analysis_lines(news))
+        });
         self.write_raw(&(best_line(&report) + "\n"));
+    }
+}
+
+/// What `analyze` streams while it searches: the `info` lines of each finished iteration,
+/// and an `info stage ...` line while a stage runs long.
+fn analysis_lines(news: Progress<'_>) -> String {
+    match news {
+        Progress::Iteration(r) => info_lines(r),
+        Progress::Running(r) => format!("info {}\n", stage_line(r)),
     }
 }
 

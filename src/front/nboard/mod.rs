@@ -13,9 +13,9 @@ use crate::engine::board::Squares;
 use crate::engine::eval::DISC;
 use crate::engine::notation::square_name;
 use crate::engine::openings::openings;
-use crate::engine::search::{Level, Report};
+use crate::engine::search::{Level, Report, Running};
 use crate::play::book::Depth;
-use crate::play::session::{Choice, Play, Settings};
+use crate::play::session::{Choice, Play, Progress, Settings};
 use crossbeam_channel::Receiver;
 use parse::{parse_command, Command};
 use std::io::Write;
@@ -37,11 +37,12 @@ pub struct Session<W: Write> {
     out: Output<W>,
 }
 
-/// Input that ends a running search: `ping`.
+/// Input that ends a running search: a `ping` that parses. A malformed one (`ping x`, or
+/// any line cut for its length) is refused in its turn, and a refused line changes nothing.
 fn interrupts(input: &Input) -> bool {
     match input {
-        Input::Eof | Input::Closed => false,
-        Input::Line(line, _) => line.split_whitespace().next() == Some("ping"),
+        Input::Eof | Input::Closed | Input::Line(_, true) => false,
+        Input::Line(line, false) => matches!(parse_command(line), Ok(Command::Ping(_))),
     }
 }
 
@@ -63,6 +64,34 @@ fn hint_depth(r: &Report) -> String {
     } else {
         r.depth_at().to_string()
     }
+}
+
+/// `search <pv> <eval> 0 <depth>` for each line of a finished iteration of a hint.
+fn search_lines(r: &Report) -> String {
+    r.lines
+        .iter()
+        .map(|l| {
+            let pv: Vec<String> = l.pv.iter().map(|&m| move_name(Some(m))).collect();
+            let depth = hint_depth(r);
+            format!("search {} {} 0 {depth}\n", pv.join("-"), discs(l.score))
+        })
+        .collect()
+}
+
+/// A count as a player reads it: three figures and a unit, `612M`, `24.5M`, `980k`.
+fn compact(x: f64) -> String {
+    let (value, unit) = [(1e9, "G"), (1e6, "M"), (1e3, "k")]
+        .into_iter()
+        .find(|&(scale, _)| x >= scale)
+        .map_or((x, ""), |(scale, unit)| (x / scale, unit));
+    let decimals = if value < 10.0 {
+        2
+    } else if value < 100.0 {
+        1
+    } else {
+        0
+    };
+    format!("{value:.decimals$}{unit}")
 }
 
 impl<W: Write> Session<W> {
@@ -171,6 +200,21 @@ impl<W: Write> Session<W> {
         ))
     }
 
+    /// While a stage runs long (see [`Progress::Running`]): a `status` line that names it as
+    /// the level table does, with the time, nodes and speed so far (`status searching 32@73%:
+    /// 25.0 s, 612M nodes, 24.5M n/s`; NBoard cuts what does not fit its status bar, so the
+    /// time comes first), and `nodestats` for NBoard's node counter.
+    fn running_status(out: &mut Output<W>, r: &Running) -> bool {
+        let seconds = r.elapsed.as_secs_f64();
+        out.write(&format!(
+            "status searching {}: {seconds:.1} s, {} nodes, {} n/s\nnodestats {} {seconds:.2}\n",
+            r.stage.depth,
+            compact(r.nodes as f64),
+            compact(r.nodes_per_second()),
+            r.nodes
+        ))
+    }
+
     fn go(&mut self) {
         let side = self.play.game().position().side;
         if self.play.game().is_over() {
@@ -179,9 +223,10 @@ impl<W: Write> Session<W> {
         }
         self.opening_status();
         let out = &mut self.out;
-        let choice = self
-            .play
-            .choose_move(side, false, |r| Self::progress_status(out, r));
+        let choice = self.play.choose_move(side, false, |news| match news {
+            Progress::Iteration(r) => Self::progress_status(out, r),
+            Progress::Running(r) => Self::running_status(out, r),
+        });
         if self.superseded() {
             return;
         }
@@ -223,17 +268,9 @@ impl<W: Write> Session<W> {
         self.book_hints(&position.board, lines);
         let level = self.play.level();
         let out = &mut self.out;
-        self.play.analyze(lines, level, None, |r| {
-            let text: String = r
-                .lines
-                .iter()
-                .map(|l| {
-                    let pv: Vec<String> = l.pv.iter().map(|&m| move_name(Some(m))).collect();
-                    let depth = hint_depth(r);
-                    format!("search {} {} 0 {depth}\n", pv.join("-"), discs(l.score))
-                })
-                .collect();
-            out.write(&text)
+        self.play.analyze(lines, level, None, |news| match news {
+            Progress::Iteration(r) => out.write(&search_lines(r)),
+            Progress::Running(r) => Self::running_status(out, r),
         });
     }
 
@@ -276,7 +313,13 @@ impl<W: Write> Session<W> {
             let score = if position.is_game_over() {
                 position.board.final_score() * DISC
             } else {
-                let r = self.play.evaluate_position(position.board);
+                let out = &mut self.out;
+                let r = self
+                    .play
+                    .evaluate_position(position.board, |news| match news {
+                        Progress::Iteration(_) => true,
+                        Progress::Running(r) => Self::running_status(out, r),
+                    });
                 if self.superseded() {
                     return;
                 }

@@ -193,7 +193,7 @@ pub fn parse_csv_row(line: &str) -> Option<Row> {
 pub fn side_summary(rows: &[Row], color: Color) -> String {
     let mine: Vec<&Row> = rows.iter().filter(|r| r.color == color).collect();
     let total: i32 = mine.iter().map(|r| r.loss).sum();
-    let count = |m| mine.iter().filter(|r| Mark::of(r.loss) == Some(m)).count();
+    let count = |m| mine.iter().filter(|r| Mark::of(r.loss) == Some(m)).count() as i64;
     let worst = mine
         .iter()
         .filter(|r| r.loss > 0)
@@ -209,11 +209,17 @@ pub fn side_summary(rows: &[Row], color: Color) -> String {
             )
         });
     format!(
-        "{}: {} moves, total loss {total} discs, {} inaccuracies, {} mistakes, {} blunders, worst {worst}",
+        "{}: {}, total loss {}, {}, {}, {}, worst {worst}",
         color.name(),
-        mine.len(),
-        count(Mark::Inaccuracy),
-        count(Mark::Mistake),
-        count(Mark::Blunder)
+        counted(mine.len() as i64, "move", "moves"),
+        counted(i64::from(total), "disc", "discs"),
+        counted(count(Mark::Inaccuracy), "inaccuracy", "inaccuracies"),
+        counted(count(Mark::Mistake), "mistake", "mistakes"),
+        counted(count(Mark::Blunder), "blunder", "blunders")
     )
+}
+
+/// `n` and the noun that goes with it: `1 mistake`, `0 mistakes`, `2 mistakes`.
+fn counted(n: i64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -4,7 +4,7 @@
 //! on top of the time pondered (the opponent's); any other move, and any change of the game
 //! or the settings, stops it at once and drops it. Its reports only reach the log.
 
-use super::{Choice, Play};
+use super::{Choice, Play, Progress};
 use crate::base::io::Input;
 use crate::engine::board::{Board, Color, Position};
 use crate::engine::search::{DepthAt, Limits, Report};
@@ -152,7 +152,7 @@ impl Play {
         &mut self,
         ponder: Ponder,
         limits: &Limits,
-        mut progress: impl FnMut(&Report) -> bool,
+        mut progress: impl FnMut(Progress<'_>) -> bool,
     ) -> Report {
         let standing = ponder.standing();
         if let Some(report) = ponder.done {
