@@ -266,7 +266,8 @@ pub fn run(args: SlurmArgs) -> ExitCode {
     }
 }
 
-/// Runs shard `k` unless it is complete, then stamps it.
+/// Runs shard `k` unless it is complete (a shard file without its stamp is removed first),
+/// then stamps it.
 fn task(dir: &Path, k: u32) -> Result<(), String> {
     let (plan, sum) = read_plan(dir)?;
     if k >= plan.n {
@@ -277,6 +278,10 @@ fn task(dir: &Path, k: u32) -> Result<(), String> {
         return Ok(());
     }
     let shard = plan.shard_path(dir, k);
+    // What a killed or changed run left: the job starts afresh rather than adding to it.
+    if shard.exists() {
+        std::fs::remove_file(&shard).map_err(|e| format!("{}: {e}", shard.display()))?;
+    }
     run_oxello(&plan.job.shard_command(&plan.args, k, plan.n, &shard), None)?;
     let bytes = std::fs::read(&shard).map_err(|e| format!("{}: {e}", shard.display()))?;
     let path = stamp_path(dir, k);
