@@ -434,3 +434,64 @@ fn sprt(identity: &str) -> Option<Sprt> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_hold_any_string_in_one_word() {
+        for s in ["", "oxello#1", "a b\tc\nd\\e", "\\e", " ", "naïve"] {
+            let word = token(s);
+            assert!(
+                !word.is_empty() && !word.contains(char::is_whitespace),
+                "{word}"
+            );
+            assert_eq!(untoken(&word).as_deref(), Some(s));
+        }
+        assert_eq!(untoken("bad\\q"), None);
+    }
+
+    #[test]
+    fn a_game_line_reads_back_as_the_game() {
+        let mut game = GameResult::new(7, 1);
+        game.record_move(Color::Black, 37, 0.0);
+        game.record_move(Color::Black, 29, 0.123_456_789);
+        game.longest_move = [0.5, 1.0 / 3.0];
+        game.final_clock = [Some(2.25), None];
+        game.forfeit(0, Forfeit::ErrorReply("genmove w: ? no\nmore".into()));
+        let back = parse_game(&game_line(&game)).unwrap();
+        assert_eq!(back.moves, game.moves);
+        assert_eq!(back.moves[1].1, Move::Pass);
+        assert_eq!(
+            (
+                back.index,
+                back.black,
+                back.black_score,
+                back.forfeit.clone()
+            ),
+            (7, 1, game.black_score, game.forfeit.clone())
+        );
+        assert_eq!(
+            (back.longest_move, back.final_clock),
+            (game.longest_move, game.final_clock)
+        );
+        for reason in [
+            Forfeit::Late,
+            Forfeit::IllegalMove(String::new()),
+            Forfeit::Hung,
+        ] {
+            let mut g = GameResult::new(0, 0);
+            g.forfeit(1, reason.clone());
+            assert_eq!(
+                parse_game(&game_line(&g)).unwrap().forfeit,
+                Some((1, reason))
+            );
+        }
+        assert!(
+            parse_game("game 1 2 0 0 0 - - - - -").is_none(),
+            "black must be 0 or 1"
+        );
+        assert!(parse_game("game 1 0 0 0 0 - - - - - B64/0").is_none());
+    }
+}
