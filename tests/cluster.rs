@@ -157,6 +157,22 @@ fn slurm_tasks_skip_complete_shards_and_the_merge_refuses_missing_ones() {
     let script = std::fs::read_to_string(run.join("task.sh")).unwrap();
     assert!(script.contains("#SBATCH --array=0-2\n#"), "{script}");
     assert!(script.contains("#SBATCH --mem=1G\n"), "{script}");
+    let weights = common::repo_path("src/engine/eval/weights.bin");
+    let eval = refused(&[
+        "--eval-file",
+        &weights,
+        "slurm",
+        "submit",
+        "book",
+        "--shards",
+        "2",
+        "--out",
+        p(&run),
+    ]);
+    assert!(
+        eval.contains("give --eval-file among the job's arguments"),
+        "{eval}"
+    );
     let other = refused(&[&submit[..], &["--dry-run", "--", "--games", "9"]].concat());
     assert!(other.contains("holds the plan of another run"), "{other}");
 

@@ -179,6 +179,9 @@ impl Plan {
         let name = lines.next().unwrap_or("");
         let job = Job::from_str(name, false).map_err(|_| format!("unknown job '{name}'"))?;
         let args = lines.map(str::to_string).collect();
+        if framed.u32_at(12) == 0 {
+            return Err("a plan of no shards".into());
+        }
         Ok(Plan {
             job,
             n: framed.u32_at(12),
@@ -321,19 +324,17 @@ fn merge(dir: &Path) -> Result<(), String> {
 /// Runs this oxello with `words`; its stdout to `stdout` (written whole) or ours.
 fn run_oxello(words: &[String], stdout: Option<&Path>) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
-    let mut command = Command::new(&exe);
-    command.args(words).stdin(Stdio::null());
     let shown = format!("oxello {}", words.join(" "));
     eprintln!("oxello slurm: running {shown}");
-    let output = match stdout {
-        Some(_) => command.stderr(Stdio::inherit()).output(),
-        None => command.status().map(|status| std::process::Output {
-            status,
-            stdout: Vec::new(),
-            stderr: Vec::new(),
-        }),
+    let mut command = Command::new(&exe);
+    command
+        .args(words)
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit());
+    if stdout.is_none() {
+        command.stdout(Stdio::inherit());
     }
-    .map_err(|e| format!("{shown}: {e}"))?;
+    let output = command.output().map_err(|e| format!("{shown}: {e}"))?;
     if !output.status.success() {
         return Err(format!("{shown}: {}", output.status));
     }
@@ -354,6 +355,16 @@ fn submit(args: &SubmitArgs) -> Result<(), String> {
     };
     if let Some(bad) = plan.args.iter().find(|a| a.contains('\n')) {
         return Err(format!("an argument with a line break: {bad:?}"));
+    }
+    let ours = std::env::args().take_while(|a| a != "--");
+    if ours
+        .into_iter()
+        .any(|a| a.split('=').next() == Some("--eval-file"))
+    {
+        return Err(
+            "give --eval-file among the job's arguments, after --: each task's oxello reads it"
+                .into(),
+        );
     }
     let dir = prepare(&args.out, &plan)?;
     let (task, merge) = (dir.join("task.sh"), dir.join("merge.sh"));
