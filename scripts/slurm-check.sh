@@ -6,9 +6,10 @@
 #   1. self-play in 4 shards: the merge equals the one-machine file byte for byte; the
 #      array submitted again skips every complete shard;
 #   2. relabelling that file in 4 shards: equal byte for byte;
-#   3. a match in 4 shards (oxello at depth 2 against depth 1: the same moves every time):
+#   3. a book built in 4 shards: equal byte for byte;
+#   4. a match in 4 shards (oxello at depth 2 against depth 1: the same moves every time):
 #      one report equal to the one-machine report but for the thinking times, the same games;
-#   4. a killed task: the merge refuses, naming the shard; that task rerun alone
+#   5. a killed task: the merge refuses, naming the shard; that task rerun alone
 #      (sbatch --array=K), the merge completes and equals the one-machine run.
 # Usage, as root: scripts/slurm-check.sh OXELLO WORKDIR
 set -euo pipefail
@@ -48,8 +49,9 @@ submit() {
   [ -n "$array" ] && [ -n "$merge" ] || fail "no job ids from: $lines"
 }
 
-# Waits for the array and its merge; both must have COMPLETED (the files are checked apart:
-# a job whose step cannot start can still end COMPLETED).
+# Waits for the array and its merge; the merge, which starts only once every task has
+# succeeded, must have COMPLETED (the files are checked apart: a job whose step cannot start
+# can still end COMPLETED).
 finish() {
   slurm_wait "$array"
   slurm_wait "$merge"
@@ -81,7 +83,15 @@ finish relabel
 cmp one-relabel.bin relabel/relabel.bin || fail "merged relabelling differs from one machine"
 echo "slurm-check: relabel: 4 shards merged = one machine, byte for byte ($(stat -c %s one-relabel.bin) bytes)"
 
-# 3. A match.
+# 3. A book.
+book=(--plies 6 --depth 8 --threads 1)
+submit book --shards 4 --out book -- "${book[@]}"
+"$oxello" book build one-book.bin "${book[@]}" >/dev/null 2>&1
+finish book
+cmp one-book.bin book/book.bin || fail "merged book differs from one machine"
+echo "slurm-check: book: 4 shards merged = one machine, byte for byte ($(stat -c %s one-book.bin) bytes)"
+
+# 4. A match.
 match=(--engine "$oxello --depth 2 --threads 1" --engine "$oxello --depth 1 --threads 1"
   --name depth2 --name depth1 --games 8 --seed 3)
 submit match --shards 4 --out match -- "${match[@]}"
@@ -95,7 +105,7 @@ grep -q '"games":8,' match/report.json || fail "report.json: $(cat match/report.
 echo "slurm-check: match: 4 shards merged into one report, equal to one machine's but for thinking times:"
 sed 's/^/  /' match/report.txt
 
-# 4. A task killed while it runs, then rerun alone.
+# 5. A task killed while it runs, then rerun alone.
 slow=(--games 16 --seed 11 --exact-empties 20 --threads 1)
 submit selfplay --shards 4 --out killed -- "${slow[@]}"
 victim="${array}_3"
@@ -106,7 +116,8 @@ done
 [ "$(slurm_state "$victim")" = RUNNING ] || fail "task $victim never seen running"
 scancel "$victim"
 slurm_wait "$array"
-echo "slurm-check: task $victim killed while running: $(slurm_state "$victim")"
+echo "slurm-check: task $victim killed while running: $(slurm_state "$victim"); its log ends:"
+tail -n 2 killed/logs/task-3.log | sed 's/^/  /'
 [ ! -e killed/shard-3.done ] || fail "the killed task left a stamp"
 scancel "$merge" # its dependency can no longer be met
 "$oxello" selfplay "${slow[@]}" --out one-killed.bin 2>/dev/null
