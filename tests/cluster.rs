@@ -173,6 +173,11 @@ fn slurm_tasks_skip_complete_shards_and_the_merge_refuses_missing_ones() {
         eval.contains("give --eval-file among the job's arguments"),
         "{eval}"
     );
+    let owned = refused(&[&submit[..], &["--", "--games", "9", "--out=x.bin"]].concat());
+    assert!(
+        owned.contains("--out=x.bin is oxello slurm's to give"),
+        "{owned}"
+    );
     let other = refused(&[&submit[..], &["--dry-run", "--", "--games", "9"]].concat());
     assert!(other.contains("holds the plan of another run"), "{other}");
 

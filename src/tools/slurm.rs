@@ -26,6 +26,9 @@ const PLAN_HEADER_BYTES: usize = 32;
 /// payload's checksum.
 const STAMP_HEADER_BYTES: usize = 52;
 
+/// The options each task or the merge gives the job, refused among the job's arguments.
+const OWNED: [&str; 5] = ["--shard", "--shard-out", "--out", "--merge", "--ggf-out"];
+
 #[derive(Args)]
 pub struct SlurmArgs {
     #[command(subcommand)]
@@ -355,6 +358,12 @@ fn submit(args: &SubmitArgs) -> Result<(), String> {
     };
     if let Some(bad) = plan.args.iter().find(|a| a.contains('\n')) {
         return Err(format!("an argument with a line break: {bad:?}"));
+    }
+    let owned = |a: &String| OWNED.contains(&a.split('=').next().unwrap_or(""));
+    if let Some(flag) = plan.args.iter().find(|a| owned(a)) {
+        return Err(format!(
+            "{flag} is oxello slurm's to give (each task's shard and output, the merge's files)"
+        ));
     }
     let ours = std::env::args().take_while(|a| a != "--");
     if ours
