@@ -97,7 +97,7 @@ match=(--engine "$oxello --depth 2 --threads 1" --engine "$oxello --depth 1 --th
 submit match --shards 4 --out match -- "${match[@]}"
 "$oxello" match "${match[@]}" --ggf-out one-match.ggf >one-match.txt 2>/dev/null
 finish match
-untimed() { grep -v '^longest move' "$1"; }
+untimed() { grep -Ev '^(longest move|thinking time)' "$1"; }
 diff <(untimed one-match.txt) <(untimed match/report.txt) || fail "merged match report differs"
 diff <(sed 's#//[0-9.]*##g' one-match.ggf) <(sed 's#//[0-9.]*##g' match/games.ggf) ||
   fail "merged match games differ"

@@ -38,7 +38,7 @@ fn p(path: &Path) -> &str {
 fn untimed(report: &str) -> String {
     report
         .lines()
-        .filter(|l| !l.starts_with("longest move"))
+        .filter(|l| !l.starts_with("longest move") && !l.starts_with("thinking time"))
         .collect::<Vec<_>>()
         .join("\n")
 }

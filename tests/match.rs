@@ -225,7 +225,12 @@ fn random_openings_and_text_summary() {
         "--random-plies",
         "6",
     ]);
-    assert!(text.contains("oxello#1 vs oxello#2: 4 games"), "{text}");
+    // Named by their GTP `name`, told apart.
+    assert!(text.contains("Oxello#1 vs Oxello#2: 4 games"), "{text}");
+    assert!(
+        text.contains("thinking time per game of Oxello#2: mean "),
+        "{text}"
+    );
     assert!(text.contains("W-D-L"), "{text}");
     assert!(text.contains("forfeits: none"), "{text}");
 }
@@ -319,6 +324,16 @@ fn an_illegal_opening_is_a_setup_error_before_any_engine_starts() {
     assert!(!log.exists(), "an engine was started");
 }
 
+/// The lines of the log at `path` that start with `prefix`.
+fn sent_lines(path: &std::path::Path, prefix: &str) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with(prefix))
+        .map(String::from)
+        .collect()
+}
+
 /// An engine command that logs every command it receives to `log` before oxello reads it.
 fn logged_engine(log: &std::path::Path, args: &str) -> String {
     format!("tee -a {} | {} {args}", log.display(), common::bin())
@@ -346,12 +361,8 @@ fn a_clocked_engine_plays_an_unclocked_one_with_whole_second_time_left() {
     ]);
     assert!(json.contains("\"forfeits\":[]"), "{json}");
     assert!(json.contains("\"final_clock\":[") && !json.contains("\"final_clock\":[null,null]"));
-    let sent = std::fs::read_to_string(&clocked).unwrap();
-    let time_left: Vec<&str> = sent
-        .lines()
-        .filter(|l| l.starts_with("time_left"))
-        .collect();
-    assert!(!time_left.is_empty(), "{sent}");
+    let time_left = sent_lines(&clocked, "time_left");
+    assert!(!time_left.is_empty());
     for line in time_left {
         let fields: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(fields.len(), 4, "{line}");
@@ -384,4 +395,239 @@ fn more_threads_than_cores_draw_a_warning() {
     let every_core = format!("{} --depth 1", common::bin());
     let err = stderr([&every_core, &single], "2");
     assert!(err.contains("warning") && err.contains("exceeds"), "{err}");
+}
+
+/// The tests' NBoard engine (tests/engines/nboard-greedy.py) with its arguments.
+fn greedy(args: &str) -> String {
+    format!(
+        "{} {args}",
+        common::repo_path("tests/engines/nboard-greedy.py")
+    )
+}
+
+/// Replays a GGF record by the tests' own rules (tests/common's reference flips): every move
+/// by the side to move and legal, every pass written and forced. Answers the squares played
+/// in order, the passes, and Black's final disc differential under the WOF rule, or `None`
+/// for an unfinished game.
+fn replay_by_reference(record: &str) -> (Vec<u32>, usize, Option<i32>) {
+    let (mut black, mut white) = (1u64 << 28 | 1 << 35, 1u64 << 27 | 1 << 36);
+    let (mut side, mut squares, mut passes) = (Color::Black, Vec::new(), 0);
+    for (colour, mv) in ggf_moves(record) {
+        assert_eq!(colour, side, "a move out of turn in {record}");
+        let (me, them) = match side {
+            Color::Black => (&mut black, &mut white),
+            Color::White => (&mut white, &mut black),
+        };
+        match mv {
+            Some(sq) => {
+                let flips = common::reference_flips(*me, *them, sq);
+                assert_ne!(flips, 0, "an illegal move in {record}");
+                *me |= flips | 1 << sq;
+                *them &= !flips;
+                squares.push(sq);
+            }
+            None => {
+                assert_eq!(
+                    common::reference_moves(*me, *them),
+                    0,
+                    "a false pass: {record}"
+                );
+                passes += 1;
+            }
+        }
+        side = side.opposite();
+    }
+    let over =
+        common::reference_moves(black, white) == 0 && common::reference_moves(white, black) == 0;
+    let (b, w) = (black.count_ones() as i32, white.count_ones() as i32);
+    let empties = 64 - b - w;
+    let score = b - w + empties * (b - w).signum();
+    (squares, passes, over.then_some(score))
+}
+
+/// The numbers of a JSON array `"key":[a,b]`, at each of its occurrences.
+fn json_pairs(json: &str, key: &str) -> Vec<[f64; 2]> {
+    json.split(&format!("\"{key}\":["))
+        .skip(1)
+        .map(|rest| {
+            let inner = &rest[..rest.find(']').unwrap()];
+            let numbers: Vec<f64> = inner.split(',').map(|x| x.parse().unwrap()).collect();
+            [numbers[0], numbers[1]]
+        })
+        .collect()
+}
+
+#[test]
+fn nboard_engines_play_a_refereed_match_named_as_they_say() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ggf, log) = (dir.path().join("games.ggf"), dir.path().join("greedy.log"));
+    let think = 0.05;
+    let oxello = format!("{} --threads 1 --hash 4 nboard", common::bin());
+    let json = run_match_with_env(
+        &[
+            "--engine",
+            &oxello,
+            "--engine",
+            &greedy(&format!("good {think}")),
+            "--protocol",
+            "nboard",
+            "--level",
+            "2",
+            "--level",
+            "3",
+            "--openings",
+            &common::repo_path("tests/data/openings-8.txt"),
+            "--games",
+            "6",
+            "--ggf-out",
+            ggf.to_str().unwrap(),
+            "--json",
+        ],
+        &[("NBOARD_LOG", log.to_str().unwrap())],
+    );
+    // Named by their `set myname` after `set depth`; the test engine answers `=== ??` to a
+    // `set game` that breaks the rules or to input during its search, which would forfeit.
+    assert!(
+        json.contains("\"engines\":[\"Oxello2\",\"Greedy3\"]"),
+        "{json}"
+    );
+    assert!(
+        json.contains("\"games\":6") && json.contains("\"forfeits\":[]"),
+        "{json}"
+    );
+    let openings: Vec<Vec<u32>> = common::data("openings-8.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| oxello::engine::notation::parse_transcript(l.trim()).unwrap())
+        .collect();
+    let text = std::fs::read_to_string(&ggf).unwrap();
+    let records: Vec<&str> = text.lines().collect();
+    let thinking = json_pairs(&json, "thinking");
+    assert_eq!((records.len(), thinking.len()), (6, 6));
+    let mut passes = 0;
+    for (i, record) in records.iter().enumerate() {
+        let (squares, game_passes, score) = replay_by_reference(record);
+        passes += game_passes;
+        let score = score.unwrap_or_else(|| panic!("game {i} unfinished: {record}"));
+        let re: f64 = property(record, "RE").parse().unwrap();
+        assert_eq!(re as i32, score, "game {i}");
+        assert!(squares.starts_with(&openings[i / 2]), "game {i}: {record}");
+        // Greedy (engine 2) sleeps `think` s before each of its moves: the referee's time
+        // for it is at least that, and not absurdly more.
+        let greedy_colour = if i % 2 == 0 { "W" } else { "B" };
+        let its_moves = ggf_moves(record)
+            .iter()
+            .skip(8)
+            .filter(|(c, mv)| mv.is_some() && (*c == Color::Black) == (greedy_colour == "B"))
+            .count() as f64;
+        let greedy_time = thinking[i][1];
+        assert!(
+            greedy_time >= think * its_moves - 0.01 && greedy_time < think * its_moves + 30.0,
+            "game {i}: {greedy_time} s for {its_moves} moves"
+        );
+    }
+    assert!(passes > 0, "no game had a pass: PA was not exercised");
+    // Greedy's mean and longest time per game are those of the games.
+    let per_game = &json[json.find("\"thinking_per_game\":").unwrap()..];
+    let greedy_entry = &per_game[per_game.find("},{").unwrap() + 3..];
+    let field = |name: &str| -> f64 {
+        let rest =
+            &greedy_entry[greedy_entry.find(&format!("\"{name}\":")).unwrap() + name.len() + 3..];
+        rest[..rest.find([',', '}']).unwrap()].parse().unwrap()
+    };
+    let times: Vec<f64> = thinking.iter().map(|t| t[1]).collect();
+    let mean = times.iter().sum::<f64>() / 6.0;
+    let longest = times.iter().copied().fold(0.0, f64::max);
+    assert!((field("mean") - mean).abs() < 0.011, "mean {mean}: {json}");
+    assert!(
+        (field("longest") - longest).abs() < 0.011,
+        "longest {longest}: {json}"
+    );
+    // The test engine saw the greeting, its level, and whole games from the start position.
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        sent.starts_with("nboard 2\nset depth 3\nping 1\n"),
+        "{sent}"
+    );
+    let start = "BO[8 ---------------------------O*------*O--------------------------- *]";
+    let games: Vec<&str> = sent
+        .lines()
+        .filter(|l| l.starts_with("set game "))
+        .collect();
+    assert!(
+        !games.is_empty() && games.iter().all(|g| g.contains(start)),
+        "{sent}"
+    );
+    assert!(
+        games.iter().any(|g| g.contains("[PA")),
+        "no pass sent as PA: {sent}"
+    );
+}
+
+#[test]
+fn a_misbehaving_nboard_engine_loses() {
+    let nboard = ["--protocol", "gtp", "--protocol", "nboard", "--level", "1"];
+    let bad = |mode: &str| format!("nboard-greedy.py {mode}");
+    assert_lost_both(&broken_match(&bad("illegal"), &nboard), "illegal move");
+    assert_lost_both(
+        &broken_match(&bad("false-pass"), &nboard),
+        "pass with legal moves",
+    );
+    let mut hangs = nboard.to_vec();
+    hangs.extend(["--move-timeout", "1"]);
+    assert_lost_both(&broken_match(&bad("hangs"), &hangs), "no answer");
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("dies.log");
+    let env = [("NBOARD_LOG", log.to_str().unwrap())];
+    assert_lost_both(
+        &broken_match_with_env(&bad("dies"), &nboard, &env),
+        "crashed",
+    );
+    // Greeted once for the set-up check, then once for each game: restarted after dying.
+    let greetings = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(greetings.matches("nboard 2").count(), 3, "{greetings}");
+}
+
+#[test]
+fn a_clocked_nboard_engine_is_sent_its_clock_and_held_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("greedy.log");
+    let env = [("NBOARD_LOG", log.to_str().unwrap())];
+    // 0.4 s a move on a 1 s game clock: out of time by its third move.
+    let nboard = [
+        "--protocol",
+        "gtp",
+        "--protocol",
+        "nboard",
+        "--level",
+        "1",
+        "--time-control",
+        "none",
+        "--time-control",
+        "1+0",
+        "--grace",
+        "0.1",
+    ];
+    let json = broken_match_with_env("nboard-greedy.py good 0.4", &nboard, &env);
+    assert_lost_both(&json, "out of time");
+    let games = sent_lines(&log, "set game ");
+    assert!(!games.is_empty());
+    assert!(
+        games.iter().all(|g| g.contains("RE[?]TI[0:01]")),
+        "{games:?}"
+    );
+}
+
+#[test]
+fn an_nboard_engine_needs_a_level() {
+    let out = Command::new(common::bin())
+        .args(["match", "--engine", "a", "--engine", "b"])
+        .args(["--protocol", "gtp", "--protocol", "nboard"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "oxello match: engine 2 speaks NBoard: give its --level N (sent as 'set depth N')"
+    );
 }

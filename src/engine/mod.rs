@@ -3,6 +3,7 @@
 //!
 //! - [`board`] (with [`notation`], [`symmetry`], [`game`], [`ggf`], [`perft`]): positions,
 //!   moves, flips, passes, the games' notations and the move-generation counts.
+//! - [`openings`]: the named openings and their match under the symmetries.
 //! - [`eval`], [`stability`]: the pattern evaluation and the stable discs.
 //! - [`tt`]: the shared transposition table.
 //! - [`search`]: iterative-deepening PVS, Multi-ProbCut, the parallel split and the exact
@@ -14,6 +15,7 @@ pub mod game;
 pub mod gamefile;
 pub mod ggf;
 pub mod notation;
+pub mod openings;
 pub mod perft;
 pub mod search;
 pub mod stability;

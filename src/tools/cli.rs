@@ -26,7 +26,8 @@ pub enum Tool {
     /// `analyze --depth` read it): per level its midgame depth and its endgame stages, the
     /// empties searched at each selectivity.
     Levels,
-    /// Play a match between two GTP engines, each opening twice with colours swapped.
+    /// Play a match between two engines that speak GTP or NBoard's protocol, each opening
+    /// twice with colours swapped: the score, the Elo difference and their thinking times.
     Match(MatchArgs),
     /// Run the fixed benchmark (perft, midgame searches, exact solves) and print its node
     /// signature.

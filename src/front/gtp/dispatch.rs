@@ -12,6 +12,7 @@ use crate::engine::game::{Game, Move};
 use crate::engine::gamefile::{
     read_named, read_one, write_ggf, write_transcript, ReadError, Record,
 };
+use crate::engine::openings::openings;
 use crate::engine::perft::PerftMode;
 use crate::engine::search::Level;
 use crate::play::clock::{Clock, Remaining};
@@ -224,6 +225,9 @@ impl<W: Write> Session<W> {
             SaveGgf(path) => self.save_ggf(&path),
             Transcript => Ok(write_transcript(self.play.game())),
             Review(level) => Ok(self.review(level)),
+            Opening => Ok(openings()
+                .current(self.play.game())
+                .map_or("none".to_string(), |o| o.name.to_string())),
             Ponder(on) => {
                 self.play.set_pondering(on);
                 Ok(String::new())

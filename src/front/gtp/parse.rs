@@ -69,6 +69,8 @@ pub enum Command {
     Transcript,
     Review(Level),
     Ponder(bool),
+    /// The named opening of the game's current line.
+    Opening,
 }
 
 /// Why a line is not a command.
@@ -339,6 +341,7 @@ pub const COMMANDS: &[Spec] = &[
     spec("oxello-ponder", "<on/off>", (1, 1), |a| {
         on_off(a[0]).map(Command::Ponder)
     }),
+    spec("oxello-opening", "", (0, 0), |_| Ok(Command::Opening)),
 ];
 
 fn on_off(arg: &str) -> Result<bool, CommandError> {

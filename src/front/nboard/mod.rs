@@ -12,6 +12,7 @@ use crate::base::io::{Input, Output, MAX_LINE};
 use crate::engine::board::Squares;
 use crate::engine::eval::DISC;
 use crate::engine::notation::square_name;
+use crate::engine::openings::openings;
 use crate::engine::search::{Level, Report};
 use crate::play::book::Depth;
 use crate::play::session::{Choice, Play, Settings};
@@ -176,6 +177,7 @@ impl<W: Write> Session<W> {
             self.status("the game is over: no move to make");
             return;
         }
+        self.opening_status();
         let out = &mut self.out;
         let choice = self
             .play
@@ -199,6 +201,14 @@ impl<W: Write> Session<W> {
                 self.play.ponder(side, &choice);
             }
             Err(e) => self.status(&format!("go ignored: {e}")),
+        }
+    }
+
+    /// `status opening: <name>` while the game is still in a named line (see
+    /// `engine::openings`), so that NBoard's status bar names it.
+    fn opening_status(&mut self) {
+        if let Some(opening) = openings().current(self.play.game()) {
+            self.status(&format!("opening: {}", opening.name));
         }
     }
 

@@ -4,6 +4,7 @@
 //! - [`store`]: keys, entries, lookups in any orientation ([`Book::moves`], [`Book::choose`]),
 //!   the negamax, merging and the consistency check.
 //! - [`file`]: the file format (header, checksum, sorted records) and atomic saves.
+//! - [`edax`]: Edax's `book.dat` format, read into a book and written from one.
 //! - [`jobs`]: the deterministic searches behind the entries, run in parallel with progress
 //!   reports and checkpoints.
 //! - [`policy`]: the book in a session: on or off, the randomness, which book move to play.
@@ -13,6 +14,7 @@
 //! `book.bin` beside this file, is embedded in the binary ([`Book::embedded`]); docs/book.md
 //! gives the command that makes it.
 
+pub mod edax;
 pub mod file;
 pub mod jobs;
 pub mod learn;

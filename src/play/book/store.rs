@@ -106,7 +106,9 @@ pub struct Entry {
     pub value: i32,
     /// The depth of the search that scored the moves.
     pub depth: Depth,
-    /// Every legal move with its score, best first (ties by square).
+    /// The scored moves, best first (ties by square): every legal move of Oxello's searches;
+    /// the links and leaf of a position imported from Edax, whose other moves searched no
+    /// better than its leaf.
     pub scores: Vec<Scored>,
 }
 
@@ -306,8 +308,8 @@ impl Book {
         }
     }
 
-    /// Checks every entry: its key is canonical, its moves are exactly the legal ones, and
-    /// its value is the negamax of its book moves and leaf.
+    /// Checks every entry: its key is canonical, it stores at least one move, each legal and
+    /// once, and its value is the negamax of its book moves and leaf.
     pub fn check(&self) -> Result<usize, Inconsistency> {
         let mut moves = 0;
         for (key, entry) in &self.entries {
@@ -317,7 +319,8 @@ impl Book {
             }
             let stored = entry.scores.iter().fold(0u64, |m, s| m | 1 << s.square);
             let legal = board.moves();
-            if legal == 0 || stored != legal || entry.scores.len() != Squares(stored).count() {
+            if stored == 0 || stored & !legal != 0 || entry.scores.len() != Squares(stored).count()
+            {
                 return Err(Inconsistency::Moves(*key));
             }
             let negamax = self.negamax_value(key, entry);
@@ -338,7 +341,7 @@ impl Book {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Inconsistency {
     NotCanonical(Key),
-    /// The stored moves are not the position's legal moves.
+    /// A stored move is illegal or stored twice, or no move is stored.
     Moves(Key),
     Value {
         key: Key,
@@ -357,7 +360,7 @@ impl fmt::Display for Inconsistency {
             Inconsistency::Moves(k) => {
                 write!(
                     f,
-                    "position {}: the stored moves are not its legal moves",
+                    "position {}: a stored move is illegal or repeated, or none is stored",
                     board(k)
                 )
             }

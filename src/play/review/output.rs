@@ -71,16 +71,17 @@ pub fn black_view(row: &Row) -> i32 {
     }
 }
 
-/// The table's columns for one game.
+/// The table's columns for one game; the last names the opening a move reaches.
 pub fn table(rows: &[Row]) -> String {
-    let mut out = String::from(
-        " ply color empties played value  best value loss black-loss white-loss black-view mark        position\n",
+    let mut out = format!(
+        " ply color empties played value  best value loss black-loss white-loss black-view mark        {:<66} opening\n",
+        "position"
     );
     for (row, (black, white)) in rows.iter().zip(running_losses(rows)) {
         let mark = Mark::of(row.loss).map_or(String::new(), Mark::label);
         let estimate = if row.exact { "" } else { "~" };
-        out.push_str(&format!(
-            "{:>4} {:<5} {:>7} {:>6} {:>+5}{estimate:1} {:>4} {:>+5} {:>4} {:>10} {:>10} {:>+10} {:<11} {}\n",
+        let line = format!(
+            "{:>4} {:<5} {:>7} {:>6} {:>+5}{estimate:1} {:>4} {:>+5} {:>4} {:>10} {:>10} {:>+10} {:<11} {:<66} {}",
             row.ply,
             row.color.name(),
             row.empties,
@@ -93,8 +94,11 @@ pub fn table(rows: &[Row]) -> String {
             white,
             black_view(row),
             mark,
-            row.position
-        ));
+            row.position,
+            row.opening().unwrap_or("")
+        );
+        out.push_str(line.trim_end());
+        out.push('\n');
     }
     out
 }
@@ -113,9 +117,11 @@ pub fn report(rows: &[Row]) -> String {
 pub fn json(rows: &[Row]) -> String {
     let mut out = String::new();
     for (row, (black, white)) in rows.iter().zip(running_losses(rows)) {
-        let mark = Mark::of(row.loss).map_or("null".to_string(), |m| format!("\"{}\"", m.name()));
+        let quoted = |text: Option<&str>| text.map_or("null".to_string(), |t| format!("\"{t}\""));
+        let mark = quoted(Mark::of(row.loss).map(Mark::name));
+        let opening = quoted(row.opening());
         out.push_str(&format!(
-            "{{\"game\":{},\"ply\":{},\"empties\":{},\"color\":\"{}\",\"position\":\"{}\",\"played\":\"{}\",\"played_value\":{},\"best\":\"{}\",\"best_value\":{},\"loss\":{},\"black_loss\":{black},\"white_loss\":{white},\"exact\":{},\"mark\":{mark}}}\n",
+            "{{\"game\":{},\"ply\":{},\"empties\":{},\"color\":\"{}\",\"position\":\"{}\",\"played\":\"{}\",\"played_value\":{},\"best\":\"{}\",\"best_value\":{},\"loss\":{},\"black_loss\":{black},\"white_loss\":{white},\"exact\":{},\"mark\":{mark},\"opening\":{opening}}}\n",
             row.game, row.ply, row.empties, row.color.name(), row.position, square_name(row.played),
             row.played_value, square_name(row.best), row.best_value, row.loss, row.exact
         ));
@@ -145,12 +151,13 @@ pub fn csv_row(row: &Row) -> String {
     )
 }
 
-/// The CSV of a review: the header, then one line per row.
+/// The CSV of a review: the header, then one line per row, each with the opening its move
+/// reaches (a column the resume file does without: it follows from the position and move).
 pub fn csv(rows: &[Row]) -> String {
-    let mut out = format!("{CSV_HEADER}\n");
+    let mut out = format!("{CSV_HEADER},opening\n");
     for row in rows {
-        out.push_str(&csv_row(row));
-        out.push('\n');
+        let opening = row.opening().unwrap_or("");
+        out.push_str(&format!("{},{opening}\n", csv_row(row)));
     }
     out
 }

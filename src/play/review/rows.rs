@@ -5,7 +5,8 @@
 use crate::engine::board::{Color, Position};
 use crate::engine::eval::DISC;
 use crate::engine::game::{Game, Move};
-use crate::engine::notation::format_position;
+use crate::engine::notation::{format_position, parse_position};
+use crate::engine::openings::openings;
 use crate::engine::search::{search, Level, Limits, Report};
 use crate::engine::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -49,6 +50,14 @@ pub struct Row {
     pub loss: i32,
     /// Both values are the solver's.
     pub exact: bool,
+}
+
+impl Row {
+    /// The named opening whose position this row's move reaches, if one is.
+    pub fn opening(&self) -> Option<&'static str> {
+        let after = parse_position(&self.position).ok()?.play(self.played)?;
+        openings().named_at(&after).map(|o| o.name)
+    }
 }
 
 /// The moves of a game to review, forced passes left out.

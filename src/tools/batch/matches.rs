@@ -4,7 +4,7 @@ use crate::base::datafile::{remove_stale_temporaries, write_atomically};
 use crate::play::values::{Count, Seconds};
 use crate::tools::args::threads_or_cores;
 use crate::tools::batch::match_shards::{self, ShardArgs};
-use crate::tools::match_runner::config::{ClockSpec, EngineSpec, MatchConfig};
+use crate::tools::match_runner::config::{ClockSpec, EngineSpec, MatchConfig, Protocol};
 use crate::tools::match_runner::openings::{load_openings, random_openings, Opening};
 use crate::tools::match_runner::outcome::MatchReport;
 use crate::tools::match_runner::scheduler::run_games;
@@ -17,13 +17,23 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// One clock per engine from "given once" or "given per engine" values.
-pub fn per_engine<T: Copy>(values: &[T]) -> Result<Option<[T; 2]>, String> {
+/// One value per engine (`what`: a time, a protocol...) from "given once" or "given per
+/// engine" values.
+pub fn per_engine<T: Copy>(values: &[T], what: &str) -> Result<Option<[T; 2]>, String> {
     match values {
         [] => Ok(None),
         [v] => Ok(Some([*v, *v])),
         [a, b] => Ok(Some([*a, *b])),
-        _ => Err("give a time once, or once per engine".into()),
+        _ => Err(format!("give {what} once, or once per engine")),
+    }
+}
+
+/// `--protocol`'s value: `gtp` or `nboard`, in any case.
+fn parse_protocol(s: &str) -> Result<Protocol, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "gtp" => Ok(Protocol::Gtp),
+        "nboard" => Ok(Protocol::Nboard),
+        _ => Err(format!("unknown protocol '{s}' (gtp or nboard)")),
     }
 }
 
@@ -48,7 +58,9 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
     let commands = <[String; 2]>::try_from(args.engines.clone())
         .map_err(|_| "give exactly two --engine command lines".to_string())?;
     let clocks = clocks(args)?;
-    let names = engine_names(&args.names, &commands)?;
+    let names = engine_names(&args.names, [None, None], &commands)?;
+    let protocols = per_engine(&args.protocols, "--protocol")?.unwrap_or([Protocol::Gtp; 2]);
+    let levels = nboard_levels(args, protocols)?;
     let games = args.games.get() as usize;
     let openings = openings(args, games)?;
     let sprt = sprt(args.sprt.as_deref())?;
@@ -56,7 +68,9 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
     let spec = |i: usize, command: String| EngineSpec {
         name: names[i].clone(),
         command,
+        protocol: protocols[i],
         clock: clocks[i],
+        level: levels[i],
     };
     Ok(MatchConfig {
         engines: [spec(0, first), spec(1, second)],
@@ -68,9 +82,27 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         sprt,
     })
 }
+
+/// Each NBoard engine's level (`set depth`, which NTest needs before it plays); GTP engines
+/// take none.
+fn nboard_levels(args: &MatchArgs, protocols: [Protocol; 2]) -> Result<[Option<u64>; 2], String> {
+    let levels = per_engine(&args.levels, "--level")?;
+    let mut out = [None; 2];
+    for (i, protocol) in protocols.iter().enumerate() {
+        if *protocol == Protocol::Nboard {
+            let level = levels.ok_or(format!(
+                "engine {} speaks NBoard: give its --level N (sent as 'set depth N')",
+                i + 1
+            ))?;
+            out[i] = Some(level[i].get());
+        }
+    }
+    Ok(out)
+}
+
 /// Each engine's clock, from `--time-per-move` or else `--time-control` (none: no clock).
 fn clocks(args: &MatchArgs) -> Result<[ClockSpec; 2], String> {
-    if let Some(tpm) = per_engine(&args.time_per_move)? {
+    if let Some(tpm) = per_engine(&args.time_per_move, "a time")? {
         return Ok(tpm.map(|s| match s.get() {
             0.0 => ClockSpec::Unlimited,
             s => ClockSpec::PerMove(s),
@@ -81,20 +113,24 @@ fn clocks(args: &MatchArgs) -> Result<[ClockSpec; 2], String> {
         .iter()
         .map(|s| parse_time_control(s))
         .collect::<Result<_, _>>()?;
-    Ok(per_engine(&specs)?.unwrap_or([ClockSpec::Unlimited; 2]))
+    Ok(per_engine(&specs, "a time")?.unwrap_or([ClockSpec::Unlimited; 2]))
 }
 
-/// The names given, the rest taken from the programs' file names; two equal names get `#1`
-/// and `#2`.
-fn engine_names(given: &[String], commands: &[String; 2]) -> Result<[String; 2], String> {
+/// The names given, the rest those the engines gave (`reported`) or else their programs' file
+/// names; two equal names get `#1` and `#2`.
+fn engine_names(
+    given: &[String],
+    reported: [Option<String>; 2],
+    commands: &[String; 2],
+) -> Result<[String; 2], String> {
     let mut names: Vec<String> = given.to_vec();
-    for command in commands.iter().skip(names.len()) {
+    for (command, reported) in commands.iter().zip(reported).skip(names.len()) {
         let program = command.split_whitespace().next().unwrap_or("engine");
-        names.push(
+        names.push(reported.unwrap_or_else(|| {
             std::path::Path::new(program)
                 .file_name()
-                .map_or(program.into(), |f| f.to_string_lossy().into()),
-        );
+                .map_or(program.into(), |f| f.to_string_lossy().into())
+        }));
     }
     let mut names =
         <[String; 2]>::try_from(names).map_err(|_| "give at most two --name".to_string())?;
@@ -194,19 +230,23 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
 
 /// Plays the match, or the shard of it that `--shard` asks for (unless it is complete).
 fn play(args: &MatchArgs) -> Result<(MatchReport, [String; 2]), String> {
-    let config = match_config(args)?;
+    let mut config = match_config(args)?;
     warn_if_oversubscribed(&config);
     if let Some(path) = &args.ggf_out {
         remove_stale_temporaries(path);
     }
-    let names = config.engines.clone().map(|e| e.name);
+    let reported = check_engines(&config)?;
+    let commands = config.engines.each_ref().map(|e| e.command.clone());
+    let names = engine_names(&args.names, reported, &commands)?;
+    for (engine, name) in config.engines.iter_mut().zip(names.clone()) {
+        engine.name = name;
+    }
     let share = match_shards::share(&args.shards);
     if let Some((share, path)) = share {
         if let Some(report) = match_shards::completed(&config, share, path)? {
             return Ok((report, names));
         }
     }
-    check_engines(&config)?;
     let report = play_games(
         &config,
         share.map(|(share, _)| share),
@@ -268,9 +308,20 @@ pub struct MatchArgs {
     /// An engine's command line (give two), e.g. "/usr/games/gtp-rhino -l 3".
     #[arg(long = "engine", required_unless_present = "merge", num_args = 1)]
     pub engines: Vec<String>,
-    /// Names for the two engines (default: the program names).
+    /// Names for the two engines (default: the names they give, GTP's `name` or NBoard's
+    /// `set myname`, else the program names).
     #[arg(long = "name")]
     pub names: Vec<String>,
+    /// The protocol the engines speak, gtp or nboard (NBoard's, as NTest and Edax speak it);
+    /// once for both engines or once per engine: "--protocol gtp --protocol nboard".
+    #[arg(long = "protocol", value_parser = parse_protocol)]
+    pub protocols: Vec<Protocol>,
+    /// An NBoard engine's level, sent as `set depth N` (NTest: 20), required for every NBoard
+    /// engine; once, or once per engine (a GTP engine's is not used). An NBoard engine given a
+    /// clock still plays at its level: the referee enforces the clock (a late move loses) and
+    /// sends it as the GGF record's TI with every move's time, as the NBoard GUI does.
+    #[arg(long = "level", value_parser = str::parse::<Count>)]
+    pub levels: Vec<Count>,
     /// Openings, one transcript per line (e.g. the XOT list); random openings without it.
     #[arg(long)]
     pub openings: Option<PathBuf>,

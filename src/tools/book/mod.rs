@@ -4,9 +4,11 @@
 
 pub mod build;
 
+use crate::base::datafile::write_atomically;
 use crate::engine::eval::DISC;
 use crate::engine::game::Game;
 use crate::engine::notation::parse_position;
+use crate::play::book::edax::{self, EdaxBook};
 use crate::play::book::{
     add_games, parse_games, Book, BookError, Checkpoint, Depth, JobOptions, Jobs, Progress,
 };
@@ -16,7 +18,7 @@ use build::{build, BuildConfig, Shard};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Seconds between two progress lines on stderr.
 const REPORT_SECONDS: u64 = 5;
@@ -60,6 +62,11 @@ enum BookCommand {
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
+    /// Read an Edax book (`book.dat`) into the book OUT: each position's links and leaf with
+    /// their scores, its value and its level (docs/book.md says what does not map).
+    ImportEdax { edax_file: PathBuf, out: PathBuf },
+    /// Write BOOK in Edax's format to OUT, for Edax to load.
+    ExportEdax { book: PathBuf, out: PathBuf },
 }
 
 #[derive(clap::Args)]
@@ -117,6 +124,8 @@ pub fn run_book(args: BookArgs) -> ExitCode {
         BookCommand::Show { file, position } => run_show(&file, &position, evaluation),
         BookCommand::Info { file } => run_info(&file, evaluation),
         BookCommand::Merge { out, inputs } => run_merge(&out, &inputs, evaluation),
+        BookCommand::ImportEdax { edax_file, out } => run_import_edax(&edax_file, &out),
+        BookCommand::ExportEdax { book, out } => run_export_edax(&book, &out),
     };
     match result {
         Ok(code) => code,
@@ -147,13 +156,17 @@ fn open_for_update(path: &Path, evaluation: u64) -> Result<Book, String> {
 }
 
 fn warn_evaluation(path: &Path, book: &Book, evaluation: u64) {
-    if !book.is_empty() && book.evaluation() != evaluation {
-        eprintln!(
-            "oxello book: warning: {} was searched by evaluation {:016x}, this build uses {evaluation:016x}",
-            path.display(),
-            book.evaluation()
-        );
+    if book.is_empty() || book.evaluation() == evaluation {
+        return;
     }
+    let searcher = match book.evaluation() {
+        edax::EVALUATION => "Edax (imported)".to_string(),
+        other => format!("evaluation {other:016x}"),
+    };
+    eprintln!(
+        "oxello book: warning: {} was searched by {searcher}, this build uses {evaluation:016x}",
+        path.display()
+    );
 }
 
 fn options(search: &SearchArgs, file: &Path) -> Result<JobOptions, String> {
@@ -362,6 +375,41 @@ fn run_merge(out: &Path, inputs: &[PathBuf], evaluation: u64) -> Result<ExitCode
         book.len(),
         inputs.len(),
         plies_covered(&book)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_import_edax(edax_file: &Path, out: &Path) -> Result<ExitCode, String> {
+    let in_file = |e: &dyn std::fmt::Display| format!("{}: {e}", edax_file.display());
+    let bytes = std::fs::read(edax_file).map_err(|e| in_file(&e))?;
+    let edax = EdaxBook::from_bytes(&bytes).map_err(|e| in_file(&e))?;
+    let imported = edax::import(&edax);
+    imported.book.save(out).map_err(book_error(out))?;
+    outln!(
+        "{}: {} positions from {} Edax positions of {} ({} passes and {} game ends left out, {} values changed by the negamax)",
+        out.display(),
+        imported.book.len(),
+        edax.records.len(),
+        edax_file.display(),
+        imported.passes,
+        imported.game_overs,
+        imported.recomputed
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_export_edax(file: &Path, out: &Path) -> Result<ExitCode, String> {
+    let book = Book::open(file).map_err(book_error(file))?;
+    let now = SystemTime::now().duration_since(UNIX_EPOCH);
+    let edax = edax::export(&book, edax::header_date(now.map_or(0, |d| d.as_secs())));
+    write_atomically(out, &edax.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
+    outln!(
+        "{}: {} Edax positions from the {} of {} (with {} pass and game-over positions)",
+        out.display(),
+        edax.records.len(),
+        book.len(),
+        file.display(),
+        edax.records.len() - book.len()
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -1,4 +1,5 @@
-//! A GTP engine run as a child process, every read bounded by a deadline.
+//! An engine run as a child process: lines sent, lines read with a deadline, and GTP's
+//! exchange of a command and its framed response on top.
 
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
 use std::io::{BufRead, BufReader, Write};
@@ -56,21 +57,31 @@ impl Client {
         })
     }
 
-    /// Sends one command and waits at most `patience` for its whole response. Lines before a
-    /// response (engine chatter) are skipped.
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), ClientError> {
+        log::debug!("-> {line}");
+        writeln!(self.stdin, "{line}").map_err(|_| ClientError::Closed)?;
+        self.stdin.flush().map_err(|_| ClientError::Closed)
+    }
+
+    /// The next line the engine writes (without its `\r`), if it comes before `deadline`.
+    pub fn line(&mut self, deadline: Instant) -> Result<String, ClientError> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(l) => Ok(l.replace('\r', "")),
+            Err(RecvTimeoutError::Timeout) => Err(ClientError::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(ClientError::Closed),
+        }
+    }
+
+    /// Sends one GTP command and waits at most `patience` for its whole response. Lines
+    /// before a response (engine chatter) are skipped.
     pub fn ask(&mut self, command: &str, patience: Duration) -> Result<Response, ClientError> {
-        log::debug!("-> {command}");
-        writeln!(self.stdin, "{command}").map_err(|_| ClientError::Closed)?;
-        self.stdin.flush().map_err(|_| ClientError::Closed)?;
+        self.send(command)?;
         let deadline = Instant::now() + patience;
         let mut response: Option<Response> = None;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = match self.lines.recv_timeout(left) {
-                Ok(l) => l.replace('\r', ""),
-                Err(RecvTimeoutError::Timeout) => return Err(ClientError::Timeout),
-                Err(RecvTimeoutError::Disconnected) => return Err(ClientError::Closed),
-            };
+            let line = self.line(deadline)?;
             match response.as_mut() {
                 None => {
                     let ok = match line.chars().next() {

@@ -1,5 +1,6 @@
 //! The referee's clock of one side during a game: what the engine is told (GTP's
-//! `time_settings` and `time_left`), how long its next move may take, and what it used.
+//! `time_settings` and `time_left`, or the `TI` of the GGF record NBoard's `set game` sends),
+//! how long its next move may take, and what it used.
 
 use super::config::ClockSpec;
 use crate::engine::board::Color;
@@ -48,6 +49,32 @@ impl SideClock {
         }
     }
 
+    /// The clock as a GGF `TI` value, `main[/increment]` in `m:ss` (a per-move time is an
+    /// increment on no main time), as the NBoard GUI tells its engines; none without a clock.
+    /// The engine works out what is left from the times of its moves in the record.
+    pub fn ggf_time(&self) -> Option<String> {
+        let clock = |secs: f64| {
+            let minutes = (secs / 60.0).floor();
+            let rest = secs - 60.0 * minutes;
+            if rest.fract() == 0.0 {
+                format!("{minutes}:{rest:02}")
+            } else {
+                format!("{minutes}:{rest:05.2}")
+            }
+        };
+        match self.spec {
+            ClockSpec::Unlimited => None,
+            ClockSpec::PerMove(s) => Some(format!("0:00/{}", clock(s))),
+            ClockSpec::Game {
+                main,
+                increment: 0.0,
+            } => Some(clock(main)),
+            ClockSpec::Game { main, increment } => {
+                Some(format!("{}/{}", clock(main), clock(increment)))
+            }
+        }
+    }
+
     /// Seconds left on a game clock.
     pub fn game_time_left(&self) -> Option<f64> {
         matches!(self.spec, ClockSpec::Game { .. }).then_some(self.left)
@@ -65,5 +92,21 @@ impl SideClock {
         if let ClockSpec::Game { increment, .. } = self.spec {
             self.left = self.left - used + increment;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ClockSpec, SideClock};
+
+    #[test]
+    fn clocks_read_as_ggf_time() {
+        let ti = |spec| SideClock::new(spec).ggf_time();
+        let game = |main, increment| ClockSpec::Game { main, increment };
+        assert_eq!(ti(ClockSpec::Unlimited), None);
+        assert_eq!(ti(game(1.0, 0.0)).as_deref(), Some("0:01"));
+        assert_eq!(ti(game(300.0, 2.0)).as_deref(), Some("5:00/0:02"));
+        assert_eq!(ti(game(90.5, 0.0)).as_deref(), Some("1:30.50"));
+        assert_eq!(ti(ClockSpec::PerMove(0.5)).as_deref(), Some("0:00/0:00.50"));
     }
 }

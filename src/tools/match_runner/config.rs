@@ -1,4 +1,4 @@
-//! What a match is: the two engines (command, name, clock), the openings, how many games and
+//! What a match is: the two engines (command, protocol, name, clock, level), the openings, how many games and
 //! how many at once, the referee's patience, and the SPRT that may stop it early.
 
 use super::openings::Opening;
@@ -16,11 +16,23 @@ pub enum ClockSpec {
     Game { main: f64, increment: f64 },
 }
 
+/// The protocol an engine speaks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// The Go Text Protocol with the Othello conventions (`genmove`, `play`, `time_left`).
+    Gtp,
+    /// NBoard's protocol (`set game`, `ping`, `go`, `=== MOVE`), as NTest and Edax speak it.
+    Nboard,
+}
+
 #[derive(Clone, Debug)]
 pub struct EngineSpec {
     pub name: String,
     pub command: String,
+    pub protocol: Protocol,
     pub clock: ClockSpec,
+    /// The strength setting sent to an NBoard engine (`set depth N`), if any.
+    pub level: Option<u64>,
 }
 
 #[derive(Clone, Debug)]

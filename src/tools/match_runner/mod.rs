@@ -1,4 +1,5 @@
-//! `oxello match`: engine-vs-engine matches between any two GTP Othello engines.
+//! `oxello match`: engine-vs-engine matches between any two Othello engines that speak GTP or
+//! NBoard's protocol.
 //!
 //! The runner is the referee: it keeps its own board and clocks and trusts no engine. A move
 //! that is illegal, malformed, a pass while a move exists, or too late loses the game; so does
@@ -7,7 +8,7 @@
 //! error of the match's set-up.
 //!
 //! One module per concern: [`config`] (what a match is), [`openings`], [`client`] (an engine
-//! process and its GTP exchange), [`seat`] (an engine as the referee sees it), [`clock`]
+//! process and its GTP exchange), [`nboard`] (NBoard's exchange), [`seat`] (an engine as the referee sees it), [`clock`]
 //! (the referee's clock of one side), [`referee`] (one game), [`scheduler`] (the games spread
 //! over workers, the SPRT stop), [`outcome`] (forfeits, game results, the match's report),
 //! then [`stats`], [`summary`] and [`record`] (GGF) for what is reported; [`shard`] splits a
@@ -16,6 +17,7 @@
 pub mod client;
 pub mod clock;
 pub mod config;
+pub mod nboard;
 pub mod openings;
 pub mod outcome;
 pub mod record;

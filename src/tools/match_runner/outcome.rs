@@ -48,6 +48,9 @@ pub struct GameResult {
     pub forfeit: Option<(usize, Forfeit)>,
     /// Longest think of each engine (by engine index).
     pub longest_move: [f64; 2],
+    /// Each engine's thinking time in the game, summed over its moves (by engine index):
+    /// from each request for a move to its answer, as the referee measures it.
+    pub thinking: [f64; 2],
     /// Seconds left on each engine's game clock at the end (by engine index), for engines
     /// playing on a game clock.
     pub final_clock: [Option<f64>; 2],
@@ -63,6 +66,7 @@ impl GameResult {
             black_score: 0,
             forfeit: None,
             longest_move: [0.0; 2],
+            thinking: [0.0; 2],
             final_clock: [None; 2],
         }
     }

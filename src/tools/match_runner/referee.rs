@@ -1,5 +1,6 @@
 //! One refereed game: the runner keeps its own board and clocks, sets both engines up, plays
-//! the opening on their boards, then asks the side to move for each move and checks it. The
+//! the opening on their boards (GTP) or sends it with every request (NBoard), then asks the
+//! side to move for each move and checks it. The
 //! first engine to fail (an illegal, malformed or late move, a false pass, a crash or silence)
 //! forfeits the game.
 
@@ -7,11 +8,12 @@ use super::clock::SideClock;
 use super::config::MatchConfig;
 use super::openings::Opening;
 use super::outcome::{Forfeit, GameResult};
-use super::seat::{Seat, COMMAND_PATIENCE};
+use super::record;
+use super::seat::Seat;
 use crate::engine::board::Color;
 use crate::engine::game::Game;
 use crate::engine::notation::{parse_square, square_name};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A failure to play on: which engine (0 or 1) forfeits, and why.
 type Failure = (usize, Forfeit);
@@ -49,26 +51,12 @@ pub fn play_game(
     result
 }
 
-/// Readies both engines for a new game: the game, the board and each one's clock.
+/// Readies both engines for a new game, each on its clock.
 fn set_up(seats: &mut [Seat; 2], clocks: &[SideClock; 2]) -> Result<(), Failure> {
     for (i, (seat, clock)) in seats.iter_mut().zip(clocks).enumerate() {
-        let ready = seat.may("set_game Othello").and_then(|()| {
-            seat.must("boardsize 8", COMMAND_PATIENCE)?;
-            seat.must("clear_board", COMMAND_PATIENCE)?;
-            match clock.settings() {
-                Some(ts) => seat.must(&ts, COMMAND_PATIENCE).map(drop),
-                None => Ok(()),
-            }
-        });
-        ready.map_err(|f| (i, f))?;
+        seat.new_game(clock).map_err(|f| (i, f))?;
     }
     Ok(())
-}
-
-/// Shows `c`'s move on `sq` to an engine.
-fn tell(seat: &mut Seat, c: Color, sq: u32) -> Result<(), Forfeit> {
-    let command = format!("play {} {}", c.name(), square_name(sq));
-    seat.must(&command, COMMAND_PATIENCE).map(drop)
 }
 
 /// Plays the opening on both engines' boards; its moves are recorded with no thinking time.
@@ -80,7 +68,7 @@ fn play_opening(
     for (c, sq) in opening.plays() {
         result.record_move(c, sq, 0.0);
         for (i, seat) in seats.iter_mut().enumerate() {
-            tell(seat, c, sq).map_err(|f| (i, f))?;
+            seat.tell(c, sq).map_err(|f| (i, f))?;
         }
     }
     Ok(())
@@ -94,12 +82,18 @@ fn play_out(
     config: &MatchConfig,
     result: &mut GameResult,
 ) -> Result<(), Failure> {
+    let names = seats.each_ref().map(|s| s.spec().name.clone());
     while let Some(c) = game.next_to_play() {
         let mover = if c == Color::Black {
             result.black
         } else {
             1 - result.black
         };
+        let clock = clocks[mover].ggf_time();
+        let so_far = || record::in_progress(result, [&names[0], &names[1]], c, clock);
+        seats[mover]
+            .prepare_move(c, &clocks[mover], so_far)
+            .map_err(|f| (mover, f))?;
         let sq = ask_move(
             &mut seats[mover],
             &mut clocks[mover],
@@ -111,7 +105,7 @@ fn play_out(
         .map_err(|f| (mover, f))?;
         game.play(c, sq)
             .map_err(|_| (mover, Forfeit::IllegalMove(square_name(sq))))?;
-        tell(&mut seats[1 - mover], c, sq).map_err(|f| (1 - mover, f))?;
+        seats[1 - mover].tell(c, sq).map_err(|f| (1 - mover, f))?;
     }
     Ok(())
 }
@@ -125,18 +119,11 @@ fn ask_move(
     config: &MatchConfig,
     result: &mut GameResult,
 ) -> Result<u32, Forfeit> {
-    if let Some(tl) = clock.time_left(c) {
-        seat.must(&tl, COMMAND_PATIENCE)?;
-    }
     let allowance = clock.allowance(config.move_timeout, config.grace);
-    let asked = Instant::now();
     // Wait a little past the allowance, so that a late answer is told from no answer.
-    let reply = seat.must(
-        &format!("genmove {}", c.name()),
-        allowance + Duration::from_secs(2),
-    );
-    let used = asked.elapsed().as_secs_f64();
+    let (reply, used) = seat.genmove(c, allowance + Duration::from_secs(2));
     result.longest_move[engine] = result.longest_move[engine].max(used);
+    result.thinking[engine] += used;
     let reply = match reply {
         Err(Forfeit::Hung) if !clock.is_unlimited() => return Err(Forfeit::Late),
         other => other?,

@@ -227,20 +227,23 @@ fn optional(x: Option<f64>) -> String {
     x.map_or("-".into(), |x| x.to_string())
 }
 
-/// One game as a line: index, black, score, longest moves, final clocks, forfeit (engine,
-/// kind, detail, or three `-`), then the moves as `B37/0.52` (`W-/0` for a pass).
+/// One game as a line: index, black, score, longest moves, thinking times, final clocks,
+/// forfeit (engine, kind, detail, or three `-`), then the moves as `B37/0.52` (`W-/0` for a
+/// pass).
 fn game_line(g: &GameResult) -> String {
     let forfeit = g.forfeit.as_ref().map_or("- - -".into(), |(e, reason)| {
         let (kind, detail) = forfeit_words(reason);
         format!("{e} {} {}", token(kind), token(detail))
     });
     let mut line = format!(
-        "game {} {} {} {} {} {} {} {forfeit}",
+        "game {} {} {} {} {} {} {} {} {} {forfeit}",
         g.index,
         g.black,
         g.black_score,
         g.longest_move[0],
         g.longest_move[1],
+        g.thinking[0],
+        g.thinking[1],
         optional(g.final_clock[0]),
         optional(g.final_clock[1]),
     );
@@ -258,7 +261,7 @@ fn game_line(g: &GameResult) -> String {
 /// A game of a [`game_line`].
 fn parse_game(line: &str) -> Option<GameResult> {
     let w: Vec<&str> = line.strip_prefix("game ")?.split(' ').collect();
-    if w.len() < 10 {
+    if w.len() < 12 {
         return None;
     }
     let float = |s: &str| s.parse::<f64>().ok();
@@ -272,12 +275,13 @@ fn parse_game(line: &str) -> Option<GameResult> {
     let mut g = GameResult::new(w[0].parse().ok()?, w[1].parse().ok()?);
     g.black_score = w[2].parse().ok()?;
     g.longest_move = [float(w[3])?, float(w[4])?];
-    g.final_clock = [clock(w[5])?, clock(w[6])?];
-    if w[7] != "-" {
-        let reason = forfeit_of(&untoken(w[8])?, &untoken(w[9])?)?;
-        g.forfeit = Some((w[7].parse().ok()?, reason));
+    g.thinking = [float(w[5])?, float(w[6])?];
+    g.final_clock = [clock(w[7])?, clock(w[8])?];
+    if w[9] != "-" {
+        let reason = forfeit_of(&untoken(w[10])?, &untoken(w[11])?)?;
+        g.forfeit = Some((w[9].parse().ok()?, reason));
     }
-    for word in &w[10..] {
+    for word in &w[12..] {
         g.moves.push(parse_move(word)?);
     }
     (g.black < 2 && g.forfeit.as_ref().is_none_or(|(e, _)| *e < 2)).then_some(g)
@@ -458,6 +462,7 @@ mod tests {
         game.record_move(Color::Black, 37, 0.0);
         game.record_move(Color::Black, 29, 0.123_456_789);
         game.longest_move = [0.5, 1.0 / 3.0];
+        game.thinking = [0.75, 2.0 / 3.0];
         game.final_clock = [Some(2.25), None];
         game.forfeit(0, Forfeit::ErrorReply("genmove w: ? no\nmore".into()));
         let back = parse_game(&game_line(&game)).unwrap();
@@ -473,8 +478,8 @@ mod tests {
             (7, 1, game.black_score, game.forfeit.clone())
         );
         assert_eq!(
-            (back.longest_move, back.final_clock),
-            (game.longest_move, game.final_clock)
+            (back.longest_move, back.thinking, back.final_clock),
+            (game.longest_move, game.thinking, game.final_clock)
         );
         for reason in [
             Forfeit::Late,
@@ -489,9 +494,10 @@ mod tests {
             );
         }
         assert!(
-            parse_game("game 1 2 0 0 0 - - - - -").is_none(),
+            parse_game("game 1 2 0 0 0 0 0 - - - - -").is_none(),
             "black must be 0 or 1"
         );
-        assert!(parse_game("game 1 0 0 0 0 - - - - - B64/0").is_none());
+        assert!(parse_game("game 1 0 0 0 0 0 0 - - - - - B64/0").is_none());
+        assert!(parse_game("game 1 0 0 0 0 0 0 - - - - - B63/0").is_some());
     }
 }

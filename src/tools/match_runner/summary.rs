@@ -67,6 +67,14 @@ fn longest(results: &[GameResult], engine: usize) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// An engine's thinking time per game: (mean, longest, total) in seconds over the games.
+fn thinking(results: &[GameResult], engine: usize) -> (f64, f64, f64) {
+    let per_game = results.iter().map(|g| g.thinking[engine]);
+    let total: f64 = per_game.clone().sum();
+    let longest = per_game.fold(0.0, f64::max);
+    (total / results.len().max(1) as f64, longest, total)
+}
+
 /// A one-line progress report.
 pub fn progress_line(
     done: usize,
@@ -129,6 +137,11 @@ pub fn text(report: &MatchReport, names: [&str; 2]) -> String {
             "longest move by {name}: {:.2} s",
             longest(&report.results, i)
         );
+        let (mean, most, total) = thinking(&report.results, i);
+        let _ = writeln!(
+            out,
+            "thinking time per game of {name}: mean {mean:.2} s, longest {most:.2} s (total {total:.2} s)"
+        );
         if let Some(least) = smallest_final_clock(&report.results, i) {
             let _ = writeln!(out, "smallest final clock of {name}: {least:.2} s");
         }
@@ -186,10 +199,12 @@ pub fn json(report: &MatchReport, names: [&str; 2]) -> String {
         .iter()
         .map(|g| {
             format!(
-                "{{\"game\":{},\"black\":{},\"black_score\":{},\"final_clock\":[{}],\"forfeit\":{}}}",
+                "{{\"game\":{},\"black\":{},\"black_score\":{},\"thinking\":[{},{}],\"final_clock\":[{}],\"forfeit\":{}}}",
                 g.index + 1,
                 json_string(names[g.black]),
                 g.black_score,
+                json_number(g.thinking[0]),
+                json_number(g.thinking[1]),
                 g.final_clock
                     .map(|c| c.map_or("null".into(), json_number))
                     .join(","),
@@ -201,11 +216,22 @@ pub fn json(report: &MatchReport, names: [&str; 2]) -> String {
             )
         })
         .collect();
+    let thinking: Vec<String> = (0..2)
+        .map(|i| {
+            let (mean, longest, total) = thinking(&report.results, i);
+            format!(
+                "{{\"mean\":{},\"longest\":{},\"total\":{}}}",
+                json_number(mean),
+                json_number(longest),
+                json_number(total)
+            )
+        })
+        .collect();
     let sprt = report.sprt.map_or("null".into(), |(v, llr)| {
         format!("{{\"verdict\":\"{v:?}\",\"llr\":{}}}", json_number(llr))
     });
     format!(
-        "{{\"engines\":[{},{}],\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{},\"elo\":{},\"elo_low\":{},\"elo_high\":{},\"mean_disc_difference\":{},\"longest_move\":[{},{}],\"forfeits\":[{}],\"sprt\":{},\"results\":[{}]}}",
+        "{{\"engines\":[{},{}],\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{},\"elo\":{},\"elo_low\":{},\"elo_high\":{},\"mean_disc_difference\":{},\"longest_move\":[{},{}],\"thinking_per_game\":[{}],\"forfeits\":[{}],\"sprt\":{},\"results\":[{}]}}",
         json_string(names[0]),
         json_string(names[1]),
         t.games(),
@@ -219,6 +245,7 @@ pub fn json(report: &MatchReport, names: [&str; 2]) -> String {
         json_number(mean_disc_difference(&report.results)),
         json_number(longest(&report.results, 0)),
         json_number(longest(&report.results, 1)),
+        thinking.join(","),
         forfeits.join(","),
         sprt,
         games.join(",")

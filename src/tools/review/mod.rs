@@ -12,6 +12,7 @@ use crate::engine::gamefile::{
     black_discs, name_wtb_records, read_named, read_one, wthor_names, Record,
 };
 use crate::engine::notation::format_position;
+use crate::engine::openings::openings;
 use crate::engine::search::Level;
 use crate::play::review::{
     csv, csv_row, jobs, json, parse_csv_row, report, review_all, Job, Row, CSV_HEADER,
@@ -33,7 +34,9 @@ use std::time::Instant;
 1-3 an inaccuracy (?!), 4-9 a mistake (?), 10 or more a blunder (??). Values are whole discs \
 for the side to move; '~' marks a value that is not exact (a midgame estimate or a selective endgame stage). A loss is never below 0: a \
 midgame search of the played move alone may score it above the best search. Forced passes \
-have no row; 'ply' counts moves, passes not counted."
+have no row; 'ply' counts moves, passes not counted. The header names the game's opening \
+(Tiger, Rose, ...) and the last column the named opening a move reaches, matched under the \
+board's 8 symmetries."
 )]
 pub struct ReviewArgs {
     /// Game files (transcripts, GGF, WTHOR .wtb or PGN; the format is read from the content)
@@ -237,7 +240,8 @@ fn open_resume(path: &PathBuf, level: Level) -> Result<Mutex<std::fs::File>, Str
     Ok(Mutex::new(file))
 }
 
-/// A game's header line: players, event, score, level.
+/// A game's header line: players, event, score, level, and the opening (see
+/// `engine::openings`: the one in force where the game left the named lines).
 fn title(record: &Record, level: Level) -> String {
     let name = |n: &Option<String>, c: &str| n.clone().unwrap_or_else(|| c.to_string());
     let score = black_discs(&record.game);
@@ -250,8 +254,13 @@ fn title(record: &Record, level: Level) -> String {
     } else {
         "unfinished".to_string()
     };
+    let opening = openings()
+        .of_game(&record.game)
+        .map_or("no named opening".to_string(), |o| {
+            format!("opening {} (move {})", o.name, o.ply())
+        });
     format!(
-        "game {}: {} (black) - {} (white){event}, {result}, level {level}",
+        "game {}: {} (black) - {} (white){event}, {result}, level {level}, {opening}",
         record.index,
         name(&record.black, "Black"),
         name(&record.white, "White")
