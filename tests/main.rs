@@ -9,6 +9,7 @@ mod bench;
 mod book;
 mod book_play;
 mod cli;
+mod cluster;
 mod contempt;
 mod data;
 mod docs;

@@ -7,6 +7,7 @@ use super::batch::{self, AnalyzeArgs, PerftArgs, SolveArgs};
 use super::book::{self, BookArgs};
 use super::fit_probcut::{self, FitProbcutArgs};
 use super::review::{self, ReviewArgs};
+use super::slurm::{self, SlurmArgs};
 use clap::Subcommand;
 use std::process::ExitCode;
 
@@ -55,6 +56,9 @@ pub enum Tool {
     /// Measure ProbCut's error models (shallow against deep or exact scores) on recorded games
     /// and print them as src/engine/search/probcut.rs holds them.
     FitProbcut(FitProbcutArgs),
+    /// Run self-play, relabelling, a book build or a match on a Slurm cluster: a job array,
+    /// one shard per task, and a job that merges the shards (see docs/cluster.md).
+    Slurm(SlurmArgs),
 }
 
 impl Tool {
@@ -74,6 +78,7 @@ impl Tool {
             Tool::Book(args) => book::run_book(args),
             Tool::FitProbcut(args) => fit_probcut::run(&args),
             Tool::Review(args) => review::run(&args),
+            Tool::Slurm(args) => slurm::run(args),
         }
     }
 }

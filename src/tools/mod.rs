@@ -9,6 +9,7 @@
 //!                   ├─ bench          the fixed workload and its node signature
 //!                   ├─ match_runner   engine-vs-engine matches, refereed
 //!                   └─ training       self-play records, their formats, merging, fitting
+//!              slurm   the sharded jobs as Slurm job arrays (runs this binary's subcommands)
 //!                           │
 //!                           ▼
 //!        the engine library `oxello`: board, eval, search, play, front ends
@@ -42,4 +43,5 @@ pub mod cli;
 pub mod fit_probcut;
 pub mod match_runner;
 pub mod review;
+pub mod slurm;
 pub mod training;

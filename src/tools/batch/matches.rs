@@ -3,10 +3,13 @@
 use crate::base::datafile::{remove_stale_temporaries, write_atomically};
 use crate::play::values::{Count, Seconds};
 use crate::tools::args::threads_or_cores;
+use crate::tools::batch::match_shards::{self, ShardArgs};
 use crate::tools::match_runner::config::{ClockSpec, EngineSpec, MatchConfig, Protocol};
 use crate::tools::match_runner::openings::{load_openings, random_openings, Opening};
-use crate::tools::match_runner::scheduler::run_match as run_match_games;
+use crate::tools::match_runner::outcome::MatchReport;
+use crate::tools::match_runner::scheduler::run_games;
 use crate::tools::match_runner::seat::check_engines;
+use crate::tools::match_runner::shard::Share;
 use crate::tools::match_runner::stats::Sprt;
 use crate::tools::match_runner::{record, summary};
 use clap::Args;
@@ -211,73 +214,99 @@ pub fn warn_if_oversubscribed(config: &MatchConfig) {
 }
 
 pub fn run_match(args: &MatchArgs) -> ExitCode {
-    let mut config = match match_config(args) {
-        Ok(c) => c,
+    let played = if args.shards.merge.is_empty() {
+        play(args)
+    } else {
+        match_shards::merge(&args.shards.merge)
+    };
+    match played.and_then(|(report, names)| publish(args, &report, [&names[0], &names[1]])) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("oxello match: {e}");
-            return ExitCode::FAILURE;
+            ExitCode::FAILURE
         }
-    };
+    }
+}
+
+/// Plays the match, or the shard of it that `--shard` asks for (unless it is complete).
+fn play(args: &MatchArgs) -> Result<(MatchReport, [String; 2]), String> {
+    let mut config = match_config(args)?;
     warn_if_oversubscribed(&config);
     if let Some(path) = &args.ggf_out {
         remove_stale_temporaries(path);
     }
-    let names = check_engines(&config).and_then(|reported| {
-        let commands = config.engines.each_ref().map(|e| e.command.clone());
-        engine_names(&args.names, reported, &commands)
-    });
-    match names {
-        Ok(names) => {
-            for (engine, name) in config.engines.iter_mut().zip(names) {
-                engine.name = name;
-            }
-        }
-        Err(e) => {
-            eprintln!("oxello match: {e}");
-            return ExitCode::FAILURE;
+    let reported = check_engines(&config)?;
+    let commands = config.engines.each_ref().map(|e| e.command.clone());
+    let names = engine_names(&args.names, reported, &commands)?;
+    for (engine, name) in config.engines.iter_mut().zip(names.clone()) {
+        engine.name = name;
+    }
+    let share = match_shards::share(&args.shards);
+    if let Some((share, path)) = share {
+        if let Some(report) = match_shards::completed(&config, share, path)? {
+            return Ok((report, names));
         }
     }
-    let names = [
-        config.engines[0].name.as_str(),
-        config.engines[1].name.as_str(),
-    ];
-    let mut done = 0;
-    let report = run_match_games(&config, |game, tally| {
+    let report = play_games(
+        &config,
+        share.map(|(share, _)| share),
+        [&names[0], &names[1]],
+    );
+    if let Some((share, path)) = share {
+        match_shards::save(&config, share, path, &report)?;
+    }
+    Ok((report, names))
+}
+
+/// Plays the games of the match, or of its `share` (without the SPRT, which the merge
+/// applies), with a progress line on stderr after each.
+fn play_games(config: &MatchConfig, share: Option<Share>, names: [&str; 2]) -> MatchReport {
+    let mut config = config.clone();
+    if share.is_some() {
+        config.sprt = None;
+    }
+    let indices: Vec<usize> = (0..config.games)
+        .filter(|&i| share.is_none_or(|s| s.owns(i)))
+        .collect();
+    let (total, mut done) = (indices.len(), 0);
+    run_games(&config, indices.into_iter(), |game, tally| {
         done += 1;
         let clocks = summary::final_clocks(game, names);
         eprintln!(
             "{}{}",
-            summary::progress_line(done, config.games, tally, names),
+            summary::progress_line(done, total, tally, names),
             if clocks.is_empty() {
                 String::new()
             } else {
                 format!("; clocks left: {clocks}")
             }
         );
-    });
+    })
+}
+
+/// The report on stdout (text, or JSON with `--json`), the games to `--ggf-out`.
+fn publish(args: &MatchArgs, report: &MatchReport, names: [&str; 2]) -> Result<(), String> {
     if let Some(path) = &args.ggf_out {
         let records: String = report
             .results
             .iter()
             .map(|g| record::ggf(g, names) + "\n")
             .collect();
-        if let Err(e) = write_atomically(path, records.as_bytes()) {
-            eprintln!("oxello match: {}: {e}", path.display());
-            return ExitCode::FAILURE;
-        }
+        write_atomically(path, records.as_bytes())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     if args.json {
-        outln!("{}", summary::json(&report, names));
+        outln!("{}", summary::json(report, names));
     } else {
-        out!("{}", summary::text(&report, names));
+        out!("{}", summary::text(report, names));
     }
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 #[derive(Args)]
 pub struct MatchArgs {
     /// An engine's command line (give two), e.g. "/usr/games/gtp-rhino -l 3".
-    #[arg(long = "engine", required = true, num_args = 1)]
+    #[arg(long = "engine", required_unless_present = "merge", num_args = 1)]
     pub engines: Vec<String>,
     /// Names for the two engines (default: the names they give, GTP's `name` or NBoard's
     /// `set myname`, else the program names).
@@ -332,4 +361,6 @@ pub struct MatchArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub shards: ShardArgs,
 }

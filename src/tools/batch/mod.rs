@@ -18,6 +18,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 pub mod games;
+pub mod match_shards;
 pub mod matches;
 pub mod training;
 

@@ -147,6 +147,7 @@ pub fn run_data(args: &DataArgs) -> ExitCode {
             depth,
             exact,
             threads,
+            shard,
         } => parse_range("--empties", empties).and_then(|(low, high)| {
             let config = relabel::RelabelConfig {
                 empties: low..=high,
@@ -157,7 +158,7 @@ pub fn run_data(args: &DataArgs) -> ExitCode {
                 },
                 threads: threads_or_cores(*threads),
             };
-            relabel_file(input, output, &config)
+            relabel_file(input, output, &config, *shard)
         }),
     };
     match result {
@@ -202,8 +203,12 @@ fn relabel_file(
     input: &std::path::Path,
     output: &std::path::Path,
     config: &relabel::RelabelConfig,
+    shard: Option<(u32, u32)>,
 ) -> Result<String, String> {
     let mut records = read_file(input)?;
+    if let Some((k, n)) = shard {
+        records = relabel::shard(records, k, n);
+    }
     let started = Instant::now();
     let relabelled = relabel::relabel(&mut records, config);
     let seconds = started.elapsed().as_secs_f64();
@@ -553,5 +558,10 @@ pub enum DataCommand {
         /// Threads (default: every core); the labels are the same whatever their number.
         #[arg(long, value_parser = str::parse::<crate::play::values::Threads>)]
         threads: Option<crate::play::values::Threads>,
+        /// Relabel and write only shard K of N (0-based, `K/N`): the records whose index in
+        /// INPUT is K modulo N. `data merge` joins the shards of a sorted INPUT (one that
+        /// `selfplay` or `data merge` wrote) into the file a run without shards writes.
+        #[arg(long, value_parser = parse_shard)]
+        shard: Option<(u32, u32)>,
     },
 }

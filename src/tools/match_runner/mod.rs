@@ -11,7 +11,8 @@
 //! process and its GTP exchange), [`nboard`] (NBoard's exchange), [`seat`] (an engine as the referee sees it), [`clock`]
 //! (the referee's clock of one side), [`referee`] (one game), [`scheduler`] (the games spread
 //! over workers, the SPRT stop), [`outcome`] (forfeits, game results, the match's report),
-//! then [`stats`], [`summary`] and [`record`] (GGF) for what is reported.
+//! then [`stats`], [`summary`] and [`record`] (GGF) for what is reported; [`shard`] splits a
+//! match over machines and merges the shards' games into one report.
 
 pub mod client;
 pub mod clock;
@@ -23,5 +24,6 @@ pub mod record;
 pub mod referee;
 pub mod scheduler;
 pub mod seat;
+pub mod shard;
 pub mod stats;
 pub mod summary;

@@ -1,7 +1,7 @@
 //! What games and matches produce: why an engine forfeits, one finished game (its moves, score,
 //! forfeit and times), and the report of a whole match.
 
-use super::stats::{SprtVerdict, Tally};
+use super::stats::{Sprt, SprtVerdict, Tally};
 use crate::engine::board::Color;
 use crate::engine::game::Move;
 
@@ -115,11 +115,24 @@ impl GameResult {
 }
 
 /// What the match produced.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct MatchReport {
     pub results: Vec<GameResult>,
     pub tally: Tally,
     pub sprt: Option<(SprtVerdict, f64)>,
+}
+
+impl MatchReport {
+    /// Counts a finished game, and the SPRT (if any) over the games so far; whether the SPRT
+    /// has decided, so that the match stops.
+    pub fn add(&mut self, game: GameResult, sprt: Option<&Sprt>) -> bool {
+        self.tally.add(game.points_of_first());
+        self.results.push(game);
+        let Some(sprt) = sprt else { return false };
+        let verdict = sprt.verdict(&self.tally);
+        self.sprt = Some((verdict, self.tally.llr(sprt.elo0, sprt.elo1)));
+        verdict != SprtVerdict::Continue
+    }
 }
 
 #[cfg(test)]

@@ -6,43 +6,39 @@ use super::config::MatchConfig;
 use super::outcome::{GameResult, MatchReport};
 use super::referee::play_game;
 use super::seat::Seat;
-use super::stats::{SprtVerdict, Tally};
+use super::stats::Tally;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Runs the match; `progress` sees each game as it finishes (in finishing order).
-pub fn run_match(
+/// Runs the games of `indices` of the match (all of them, or a shard's); `progress` sees each
+/// game as it finishes (in finishing order).
+pub fn run_games(
     config: &MatchConfig,
+    indices: impl Iterator<Item = usize>,
     mut progress: impl FnMut(&GameResult, &Tally),
 ) -> MatchReport {
     let (jobs_tx, jobs) = unbounded::<usize>();
-    for i in 0..config.games {
+    for i in indices {
         let _ = jobs_tx.send(i);
     }
+    let games = jobs_tx.len();
     drop(jobs_tx);
     let (results_tx, results) = unbounded::<GameResult>();
     let halt = AtomicBool::new(false);
-    let mut report = MatchReport {
-        results: Vec::new(),
-        tally: Tally::default(),
-        sprt: None,
-    };
+    let mut report = MatchReport::default();
     std::thread::scope(|s| {
-        for _ in 0..config.concurrency.clamp(1, config.games.max(1)) {
+        for _ in 0..config.concurrency.clamp(1, games.max(1)) {
             let (jobs, results_tx, halt) = (jobs.clone(), results_tx.clone(), &halt);
             s.spawn(move || work(config, &jobs, &results_tx, halt));
         }
         drop(results_tx);
         for game in results.iter() {
-            report.tally.add(game.points_of_first());
-            progress(&game, &report.tally);
-            report.results.push(game);
-            if let Some(sprt) = &config.sprt {
-                let verdict = sprt.verdict(&report.tally);
-                report.sprt = Some((verdict, report.tally.llr(sprt.elo0, sprt.elo1)));
-                if verdict != SprtVerdict::Continue {
-                    halt.store(true, Ordering::Relaxed);
-                }
+            let decided = report.add(game, config.sprt.as_ref());
+            if let Some(game) = report.results.last() {
+                progress(game, &report.tally);
+            }
+            if decided {
+                halt.store(true, Ordering::Relaxed);
             }
         }
     });

@@ -94,6 +94,16 @@ fn solved_score(tt: &TranspositionTable, board: &Board) -> i32 {
     .score
 }
 
+/// Shard `k` of `n`: the records whose index is `k` modulo `n`, in order.
+pub fn shard(records: Vec<Record>, k: u32, n: u32) -> Vec<Record> {
+    records
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| *i as u64 % u64::from(n) == u64::from(k))
+        .map(|(_, r)| r)
+        .collect()
+}
+
 /// Relabels the chosen records in place with searched scores, rounded to whole discs, or
 /// exact ones, on `config.threads` threads; returns how many it relabelled.
 pub fn relabel(records: &mut [Record], config: &RelabelConfig) -> usize {
