@@ -405,3 +405,38 @@ fn multi_probcut_halves_the_nodes_of_a_depth_9_search_and_stays_near_its_score()
     let mean_drift = f64::from(drift) / f64::from(DISC) / positions.len() as f64;
     assert!(mean_drift < 1.5, "mean score drift {mean_drift:.2} discs");
 }
+
+/// Under a clock that cannot afford the exact solve, the search goes on from its midgame
+/// iterations to selective endgame stages, least sure first, each surer than the one before
+/// and the exact solve last; an exact result agrees with the solver.
+#[test]
+fn a_clock_too_short_for_the_solve_searches_selective_endgame_stages_first() {
+    let engine = SearchThread::new(64);
+    for board in holdout_positions(24, 3) {
+        engine.clear();
+        let limits = Limits {
+            soft_time: Some(Duration::from_secs(20)),
+            hard_time: Some(Duration::from_secs(120)),
+            // 24 empties are 4 more than the clock's exact solve: a 73% stage, at most.
+            exact_empties: Some(20),
+            threads: 1,
+            ..Limits::default()
+        };
+        engine.start(board, limits);
+        let mut stages = Vec::new();
+        let done = loop {
+            match engine.events().recv().unwrap() {
+                Event::Progress(r) if r.depth == 24 => stages.push(r.selectivity.percent()),
+                Event::Done(r) => break r,
+                _ => {}
+            }
+        };
+        assert_eq!(stages.first(), Some(&73), "stages {stages:?}");
+        assert!(stages.windows(2).all(|w| w[0] < w[1]), "stages {stages:?}");
+        assert_eq!(stages.last(), Some(&100), "stages {stages:?}");
+        engine.clear();
+        let exact = engine.search(board, Limits::default());
+        assert!(done.exact && exact.exact);
+        assert_eq!(done.score, exact.score);
+    }
+}

@@ -19,6 +19,16 @@ const ENDGAME_ORDER_DEPTH: u32 = 12;
 /// here, while bigger positions are better served by deeper midgame iterations first.
 const EARLY_SOLVE_EMPTIES: u32 = 34;
 
+/// Under a clock, a selective endgame search reaches further than the exact solve the time
+/// allows: by this many empties at each selectivity, surest first (each stage costs about
+/// what an exact solve of that many fewer empties costs; docs/levels.md).
+const STAGE_REACH: [(Selectivity, u32); 4] = [
+    (Selectivity::P98, 1),
+    (Selectivity::P95, 2),
+    (Selectivity::P87, 3),
+    (Selectivity::P73, 4),
+];
+
 /// A root move and its score in the last search of it.
 #[derive(Copy, Clone)]
 struct RootMove {
@@ -37,6 +47,23 @@ struct RootMoves {
 /// `empties` well enough for its solve: at twice that depth (Edax's levels 1-10).
 fn ordered_for_solve(depth: u32, empties: u32) -> bool {
     empties <= 2 * depth
+}
+
+/// Under a clock that cannot afford the exact solve at `empties`, the surest selective endgame
+/// search it can afford, if any.
+fn affordable_stage(limits: &Limits, empties: u32) -> Option<Selectivity> {
+    let clock_play = limits.depth.is_none() && limits.level.is_none();
+    let exact = limits.exact_empties.filter(|_| clock_play)?;
+    STAGE_REACH
+        .iter()
+        .find(|&&(_, more)| empties <= exact + more)
+        .map(|&(sel, _)| sel)
+}
+
+/// The endgame selectivity after `sel`, one step surer.
+fn surer(sel: Selectivity) -> Selectivity {
+    let next = sel.endgame_level() as usize + 1;
+    Selectivity::ENDGAME[next.min(Selectivity::ENDGAME.len() - 1)]
 }
 
 /// What a search of `limits` does at `empties`: the deepest midgame iteration, whether a solve
@@ -106,6 +133,13 @@ impl Searcher<'_> {
         // Midgame iterations cut by Multi-ProbCut, or not; the final solve (always the last
         // iteration) sets its own levels.
         self.level = midgame_level(limits.probcut);
+        // Under a clock: the selective endgame stage last searched, after which each
+        // iteration is a surer stage, the exact solve last, as long as time allows.
+        let mut staged: Option<Selectivity> = None;
+        // The scores of the last two midgame iterations, the latest last: the evaluation's
+        // value bounces between odd and even depths, so a window is aimed at the score of the
+        // same parity.
+        let mut midgame_scores: [Option<i32>; 2] = [None; 2];
         loop {
             // Without a fixed depth or level, a solve small enough to finish here starts once
             // the midgame has ordered its first moves.
@@ -114,19 +148,30 @@ impl Searcher<'_> {
                 && completed >= ENDGAME_ORDER_DEPTH
                 && empties <= EARLY_SOLVE_EMPTIES;
             let ordered = ordered_for_solve(completed, empties) || early;
-            let exact = completed + 1 >= empties || (ordered && solvable);
+            let solve = completed + 1 >= empties || (ordered && solvable);
+            // A selective endgame stage, when the clock cannot afford the exact solve yet.
+            let stage = match staged {
+                Some(last) => Some(surer(last)),
+                None => (ordered && !solve)
+                    .then(|| affordable_stage(limits, empties))
+                    .flatten(),
+            };
+            let exact = solve || stage.is_some();
             if !exact && completed >= max_depth {
                 break;
             }
             root.improvement = None;
             // The midgame reaching the end by itself is a solve: an exact one.
-            let sel = if completed + 1 >= empties {
-                Selectivity::Exact
-            } else {
-                target
+            let sel = match stage {
+                Some(sel) => sel,
+                None if completed + 1 >= empties => Selectivity::Exact,
+                None => target,
             };
             let score = if exact {
-                self.root_endgame(board, &mut root, lines, limits.wld, report.score, sel)
+                let passes = endgame_levels(empties, sel)
+                    .into_iter()
+                    .filter(|&l| staged.is_none_or(|last| l > last.endgame_level()));
+                self.root_endgame(board, &mut root, lines, limits.wld, report.score, passes)
             } else {
                 let depth = completed as i32 + 1;
                 self.enter(Stage::new(
@@ -135,10 +180,12 @@ impl Searcher<'_> {
                     false,
                 ));
                 // The first iterations' scores swing too much to aim a window with.
-                let guess = (depth > 2).then_some(report.score);
-                self.root_aspiration(board, &mut root, lines, guess, |s, b, a, be| {
+                let guess = midgame_scores[0].filter(|_| depth > 2);
+                let score = self.root_aspiration(board, &mut root, lines, guess, |s, b, a, be| {
                     s.pvs(b, depth - 1, a, be)
-                })
+                });
+                midgame_scores = [midgame_scores[1], Some(score)];
+                score
             };
             if self.stopped {
                 // A move that beat the old best in the unfinished iteration is the better bet.
@@ -162,7 +209,12 @@ impl Searcher<'_> {
                 elapsed: start.elapsed(),
             };
             progress(&report);
-            if exact || self.past_soft_deadline() {
+            if stage.is_some() && sel != Selectivity::Exact {
+                staged = Some(sel);
+            } else if exact {
+                break;
+            }
+            if self.past_soft_deadline() {
                 break;
             }
             completed += 1;
@@ -374,9 +426,9 @@ impl Searcher<'_> {
         kept[0]
     }
 
-    /// The final iteration: every root move searched to the end at selectivity `target`, after
-    /// selective passes that leave a better move order behind; each pass aims its window at the
-    /// last one's score.
+    /// An endgame iteration: every root move searched to the end at each of the selectivity
+    /// levels `passes` in turn (the less sure ones leave a better move order behind); each pass
+    /// aims its window at the last one's score.
     fn root_endgame(
         &mut self,
         board: &Board,
@@ -384,7 +436,7 @@ impl Searcher<'_> {
         lines: usize,
         wld: bool,
         guess: i32,
-        target: Selectivity,
+        passes: impl Iterator<Item = u8>,
     ) -> i32 {
         let solve = |s: &mut Self, b: &Board, a, be| {
             let (a, be) = disc_window(a, be);
@@ -392,7 +444,7 @@ impl Searcher<'_> {
         };
         let mut score = guess;
         let empties = board.empty_count();
-        for level in endgame_levels(empties, target) {
+        for level in passes {
             self.level = level;
             let depth = DepthAt(empties, Selectivity::ENDGAME[level as usize]);
             self.enter(Stage::new(depth, true, wld));
@@ -435,4 +487,44 @@ fn disc_window(alpha: i32, beta: i32) -> (i32, i32) {
     let a = alpha.div_euclid(DISC).clamp(-64, 63);
     let b = (-(-beta).div_euclid(DISC)).clamp(a + 1, 64);
     (a, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::search::level::Level;
+
+    fn clock(exact_empties: u32) -> Limits {
+        Limits {
+            exact_empties: Some(exact_empties),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn a_clock_affords_surer_stages_nearer_its_exact_solve() {
+        assert_eq!(affordable_stage(&clock(20), 21), Some(Selectivity::P98));
+        assert_eq!(affordable_stage(&clock(20), 22), Some(Selectivity::P95));
+        assert_eq!(affordable_stage(&clock(20), 23), Some(Selectivity::P87));
+        assert_eq!(affordable_stage(&clock(20), 24), Some(Selectivity::P73));
+        assert_eq!(affordable_stage(&clock(20), 25), None);
+        let level = Limits {
+            level: Level::new(20),
+            ..clock(20)
+        };
+        assert_eq!(affordable_stage(&level, 22), None);
+        assert_eq!(affordable_stage(&Limits::default(), 22), None);
+    }
+
+    #[test]
+    fn stages_grow_surer_up_to_the_exact_solve() {
+        let mut sel = Selectivity::P73;
+        let mut seen = vec![sel];
+        while sel != Selectivity::Exact {
+            sel = surer(sel);
+            seen.push(sel);
+        }
+        assert_eq!(seen, Selectivity::ENDGAME);
+        assert_eq!(surer(Selectivity::Exact), Selectivity::Exact);
+    }
 }
