@@ -18,7 +18,7 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
 use std::io::Write;
 use std::process::{Child, ChildStdin, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long a command may run before the test sends `stop` (an analysis without a time).
 const BEFORE_STOP: Duration = Duration::from_secs(3);
@@ -176,8 +176,8 @@ impl Engine {
     /// Closes stdin: the engine must exit 0.
     fn finish(mut self) -> Result<(), Failure> {
         drop(self.stdin);
-        let deadline = std::time::Instant::now() + HANG;
-        while std::time::Instant::now() < deadline {
+        let deadline = Instant::now() + HANG;
+        while Instant::now() < deadline {
             if let Some(status) = self.child.try_wait().ok().flatten() {
                 return match status.code() {
                     Some(0) => Ok(()),
@@ -196,7 +196,9 @@ impl Engine {
 /// stop's own must come.
 fn gtp_response(engine: &mut Engine, sent: &str) -> Result<(bool, String), Failure> {
     let mut stopped = false;
-    let first = gtp_line(engine, sent, &mut stopped)?;
+    let sent_at = Instant::now();
+    let mut next_line = |engine: &mut Engine| gtp_line(engine, sent, &mut stopped, sent_at);
+    let first = next_line(engine)?;
     let ok = first.starts_with('=');
     let rest = first.get(1..).filter(|_| ok || first.starts_with('?'));
     let rest = rest.ok_or_else(|| Failure::Malformed(format!("{sent:?} -> {first:?}")))?;
@@ -206,7 +208,7 @@ fn gtp_response(engine: &mut Engine, sent: &str) -> Result<(bool, String), Failu
     }
     let mut text = after_id.trim_start().to_string();
     loop {
-        let line = gtp_line(engine, sent, &mut stopped)?;
+        let line = next_line(engine)?;
         if line.is_empty() {
             break;
         }
@@ -219,11 +221,21 @@ fn gtp_response(engine: &mut Engine, sent: &str) -> Result<(bool, String), Failu
     Ok((ok, text))
 }
 
-/// The next line of a response, sending `stop` once if it takes longer than [`BEFORE_STOP`].
-fn gtp_line(engine: &mut Engine, sent: &str, stopped: &mut bool) -> Result<String, Failure> {
+/// The next line of a response, sending `stop` once the command has run for [`BEFORE_STOP`]
+/// since `sent_at` (an analysis streams progress lines every half second: their flow is no
+/// sign that it will end).
+fn gtp_line(
+    engine: &mut Engine,
+    sent: &str,
+    stopped: &mut bool,
+    sent_at: Instant,
+) -> Result<String, Failure> {
     if !*stopped {
-        if let Some(line) = engine.next(BEFORE_STOP)? {
-            return Ok(line);
+        let left = BEFORE_STOP.saturating_sub(sent_at.elapsed());
+        if !left.is_zero() {
+            if let Some(line) = engine.next(left)? {
+                return Ok(line);
+            }
         }
         engine.send(b"stop")?;
         *stopped = true;
@@ -566,7 +578,7 @@ fn long_run_lines() -> usize {
 fn long_run(protocol: &str, valid: &'static [&'static str], session: Session) {
     let per_session = 500;
     let sessions = long_run_lines().div_ceil(per_session);
-    let started = std::time::Instant::now();
+    let started = Instant::now();
     let f = run(valid, sessions, per_session, session);
     println!(
         "fuzz {protocol}: lines {} sessions {} panics {} hangs {} malformed {} inconsistent {} ({:.0} s)",
