@@ -81,6 +81,50 @@ fn root_plan(limits: &Limits, empties: u32) -> (u32, bool, Selectivity) {
     }
 }
 
+/// What an iteration of the root searches.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Iteration {
+    /// The next midgame depth.
+    Midgame,
+    /// The solve that ends the search, at this selectivity.
+    Solve(Selectivity),
+    /// A selective endgame stage of a clock that cannot afford the exact solve yet.
+    Stage(Selectivity),
+}
+
+/// The iteration after `completed` midgame plies and the stage `staged` (the last selective
+/// stage searched, if any), or `None` when the search is over. A solve follows once the
+/// empties are at most twice the depth done, or that depth orders the endgame's first moves
+/// well enough (or the next iteration would reach the end anyway).
+fn next_iteration(
+    limits: &Limits,
+    empties: u32,
+    completed: u32,
+    staged: Option<Selectivity>,
+) -> Option<Iteration> {
+    if let Some(last) = staged {
+        return Some(Iteration::Stage(surer(last)));
+    }
+    let (max_depth, solvable, target) = root_plan(limits, empties);
+    // Without a fixed depth or level, a solve small enough to finish here starts once the
+    // midgame has ordered its first moves.
+    let early = limits.depth.is_none()
+        && limits.level.is_none()
+        && completed >= ENDGAME_ORDER_DEPTH
+        && empties <= EARLY_SOLVE_EMPTIES;
+    let ordered = ordered_for_solve(completed, empties) || early;
+    if completed + 1 >= empties {
+        // The midgame reaching the end by itself is a solve: an exact one.
+        Some(Iteration::Solve(Selectivity::Exact))
+    } else if ordered && solvable {
+        Some(Iteration::Solve(target))
+    } else if let Some(sel) = ordered.then(|| affordable_stage(limits, empties)).flatten() {
+        Some(Iteration::Stage(sel))
+    } else {
+        (completed < max_depth).then_some(Iteration::Midgame)
+    }
+}
+
 impl Searcher<'_> {
     /// Iterative deepening from `board`, calling `progress` after every finished iteration.
     pub(crate) fn run(
@@ -120,15 +164,12 @@ impl Searcher<'_> {
             return self.report_without_moves(board, limits, start);
         }
         let lines = limits.lines.clamp(1, root.moves.len());
-        let (max_depth, solvable, target) = root_plan(limits, empties);
         let midgame_sel = if limits.probcut {
             Selectivity::P68
         } else {
             Selectivity::Exact
         };
-        // The deepest midgame iteration finished; a solve follows once the empties are at
-        // most twice that depth, or that depth orders the endgame's first moves well enough
-        // (or the next iteration would reach the end anyway).
+        // The deepest midgame iteration finished.
         let mut completed = 0;
         // Midgame iterations cut by Multi-ProbCut, or not; the final solve (always the last
         // iteration) sets its own levels.
@@ -140,33 +181,13 @@ impl Searcher<'_> {
         // value bounces between odd and even depths, so a window is aimed at the score of the
         // same parity.
         let mut midgame_scores: [Option<i32>; 2] = [None; 2];
-        loop {
-            // Without a fixed depth or level, a solve small enough to finish here starts once
-            // the midgame has ordered its first moves.
-            let early = limits.depth.is_none()
-                && limits.level.is_none()
-                && completed >= ENDGAME_ORDER_DEPTH
-                && empties <= EARLY_SOLVE_EMPTIES;
-            let ordered = ordered_for_solve(completed, empties) || early;
-            let solve = completed + 1 >= empties || (ordered && solvable);
-            // A selective endgame stage, when the clock cannot afford the exact solve yet.
-            let stage = match staged {
-                Some(last) => Some(surer(last)),
-                None => (ordered && !solve)
-                    .then(|| affordable_stage(limits, empties))
-                    .flatten(),
+        while let Some(next) = next_iteration(limits, empties, completed, staged) {
+            let (exact, stage, sel) = match next {
+                Iteration::Midgame => (false, false, midgame_sel),
+                Iteration::Solve(sel) => (true, false, sel),
+                Iteration::Stage(sel) => (true, true, sel),
             };
-            let exact = solve || stage.is_some();
-            if !exact && completed >= max_depth {
-                break;
-            }
             root.improvement = None;
-            // The midgame reaching the end by itself is a solve: an exact one.
-            let sel = match stage {
-                Some(sel) => sel,
-                None if completed + 1 >= empties => Selectivity::Exact,
-                None => target,
-            };
             let score = if exact {
                 let passes = endgame_levels(empties, sel)
                     .into_iter()
@@ -197,7 +218,7 @@ impl Searcher<'_> {
             }
             report = Report {
                 depth: if exact { empties } else { completed + 1 },
-                selectivity: if exact { sel } else { midgame_sel },
+                selectivity: sel,
                 exact: exact && sel == Selectivity::Exact,
                 wld: exact && limits.wld,
                 lines: root.moves[..lines]
@@ -209,7 +230,7 @@ impl Searcher<'_> {
                 elapsed: start.elapsed(),
             };
             progress(&report);
-            if stage.is_some() && sel != Selectivity::Exact {
+            if stage && sel != Selectivity::Exact {
                 staged = Some(sel);
             } else if exact {
                 break;
@@ -514,6 +535,29 @@ mod tests {
         };
         assert_eq!(affordable_stage(&level, 22), None);
         assert_eq!(affordable_stage(&Limits::default(), 22), None);
+    }
+
+    #[test]
+    fn a_clock_goes_from_the_midgame_to_stages_once_the_root_is_ordered() {
+        let next = |completed, staged| next_iteration(&clock(20), 24, completed, staged);
+        assert_eq!(next(5, None), Some(Iteration::Midgame));
+        assert_eq!(next(12, None), Some(Iteration::Stage(Selectivity::P73)));
+        let p87 = Some(Iteration::Stage(Selectivity::P87));
+        assert_eq!(next(12, Some(Selectivity::P73)), p87);
+        assert_eq!(next(23, None), Some(Iteration::Solve(Selectivity::Exact)));
+        assert_eq!(
+            next_iteration(&clock(24), 24, 12, None),
+            Some(Iteration::Solve(Selectivity::Exact))
+        );
+        let fixed = Limits {
+            depth: Some(7),
+            ..Limits::default()
+        };
+        assert_eq!(
+            next_iteration(&fixed, 40, 6, None),
+            Some(Iteration::Midgame)
+        );
+        assert_eq!(next_iteration(&fixed, 40, 7, None), None);
     }
 
     #[test]
