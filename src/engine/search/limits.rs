@@ -68,6 +68,13 @@ pub struct Limits {
     pub root_moves: Option<u64>,
 }
 
+impl Limits {
+    /// Whether the search plays by its time alone: no fixed depth, no level.
+    pub fn by_clock(&self) -> bool {
+        self.depth.is_none() && self.level.is_none()
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {

@@ -52,8 +52,7 @@ fn ordered_for_solve(depth: u32, empties: u32) -> bool {
 /// Under a clock that cannot afford the exact solve at `empties`, the surest selective endgame
 /// search it can afford, if any.
 fn affordable_stage(limits: &Limits, empties: u32) -> Option<Selectivity> {
-    let clock_play = limits.depth.is_none() && limits.level.is_none();
-    let exact = limits.exact_empties.filter(|_| clock_play)?;
+    let exact = limits.exact_empties.filter(|_| limits.by_clock())?;
     STAGE_REACH
         .iter()
         .find(|&&(_, more)| empties <= exact + more)
@@ -108,10 +107,8 @@ fn next_iteration(
     let (max_depth, solvable, target) = root_plan(limits, empties);
     // Without a fixed depth or level, a solve small enough to finish here starts once the
     // midgame has ordered its first moves.
-    let early = limits.depth.is_none()
-        && limits.level.is_none()
-        && completed >= ENDGAME_ORDER_DEPTH
-        && empties <= EARLY_SOLVE_EMPTIES;
+    let early =
+        limits.by_clock() && completed >= ENDGAME_ORDER_DEPTH && empties <= EARLY_SOLVE_EMPTIES;
     let ordered = ordered_for_solve(completed, empties) || early;
     if completed + 1 >= empties {
         // The midgame reaching the end by itself is a solve: an exact one.
