@@ -82,11 +82,11 @@ pub(crate) const MIDGAME_MARGIN: i32 = 10;
 /// 100 WTHOR positions at each of 20, 24, ..., 48 empties, depths 3 to 10 (a standard deviation
 /// of 1.5 to 5 discs, larger nearer the end and for a larger gap between the depths).
 pub(crate) const MIDGAME_MODEL: MidgameModel = MidgameModel {
-    weights: 0x68441bf9a85cdde3,
-    intercept: 477,
-    per_shallow_ply: -40,
-    per_ply: 22,
-    per_empty: -7,
+    weights: 0x84a45b3acac3285c,
+    intercept: 490,
+    per_shallow_ply: -41,
+    per_ply: 19,
+    per_empty: -6,
 };
 
 #[cfg(test)]
