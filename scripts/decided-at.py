@@ -23,20 +23,21 @@ import sys
 
 
 def games(path):
-    """(black, white, result, moves without passes) of each GGF record."""
+    """Each GGF record's (black, white, result, [(colour, move, seconds)] without passes)."""
     for record in open(path).read().split("(;")[1:]:
         tag = lambda t: re.search(t + r"\[([^\]]*)\]", record).group(1)
-        moves = [m for m in re.findall(r"[BW]\[([A-Ha-h][1-8])", record)]
+        moves = re.findall(r"([BW])\[([A-Ha-h][1-8])(?:/[^/\]]*/([0-9.]+))?", record)
         yield tag("PB"), tag("PW"), float(tag("RE")), moves
 
 
 def obf_lines(oxello, path, empties):
     """The .obf line of each game's position at `empties` empties (or its last)."""
     rows = list(games(path))
+    setup = lambda moves: f"oxello-game {moves}" if moves else "clear_board"
     script = "".join(
-        f"oxello-game {''.join(moves[:60 - empties]) or 'clear'}\nshowboard\n"
+        setup("".join(m for _, m, _ in moves[: 60 - empties])) + "\nshowboard\n"
         for _, _, _, moves in rows
-    ).replace("oxello-game clear", "clear_board")
+    )
     out = subprocess.run([oxello], input=script + "quit\n", capture_output=True, text=True).stdout
     ranks = re.findall(r"^[1-8] ((?:[-.XO] ){8})[1-8]$", out, re.M)
     sides = re.findall(r"(black|white) to move", out)
@@ -61,15 +62,14 @@ def tally(obf, solved, name):
 
 def times(path, first):
     """Each player's mean seconds a game in bands of empties, games `first` (1-based) on."""
-    records = open(path).read().split("(;")[1:][first - 1 :]
+    records = list(games(path))[first - 1 :]
     spent = collections.Counter()
     bands = [(45, ">=45"), (35, "35-44"), (25, "25-34"), (19, "19-24"), (0, "<19")]
-    for record in records:
-        players = {c: re.search(c + r"\[([^\]]*)\]", record).group(1) for c in ("PB", "PW")}
-        moves = re.findall(r"([BW])\[[A-Ha-h][1-8]/[^/\]]*/([0-9.]+)\]", record)
-        for played, (colour, seconds) in enumerate(moves):
+    for black, white, _, moves in records:
+        for played, (colour, _, seconds) in enumerate(moves):
             band = next(name for low, name in bands if 60 - played >= low)
-            spent[(players["P" + colour], band)] += float(seconds) / len(records)
+            player = black if colour == "B" else white
+            spent[(player, band)] += float(seconds or 0) / len(records)
     for (player, band), seconds in sorted(spent.items()):
         print(f"{player} {band}: {seconds:.2f} s")
 
