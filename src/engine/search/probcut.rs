@@ -20,15 +20,15 @@ pub(crate) fn endgame_shallow_depth(empties: u32) -> u32 {
     }
 }
 
-/// The standard deviation of exact score - shallow search score, centi-discs: about 8 discs
-/// less 0.46 a ply, whatever the empties, on WTHOR positions of 10 to 22 empties (fitted to the
-/// weights `68441bf9a85cdde3`; the previous weights' searches erred by 8 less 0.44 a ply).
+/// The standard deviation of exact score - shallow search score, centi-discs: about 7.8 discs
+/// less 0.47 a ply, whatever the empties, on WTHOR positions of 10 to 22 empties (fitted to the
+/// weights `84a45b3acac3285c`; those of `68441bf9a85cdde3` erred by 8 less 0.46 a ply).
 pub(crate) fn endgame_sigma(depth: u32) -> i32 {
-    802 - 46 * depth as i32
+    783 - 47 * depth as i32
 }
 
 /// How much the exact score lies above an even-depth search's, on average, centi-discs.
-pub(crate) const ENDGAME_BIAS: i32 = 128;
+pub(crate) const ENDGAME_BIAS: i32 = 96;
 
 /// The shallowest midgame node that tries Multi-ProbCut.
 pub const MIDGAME_MIN_DEPTH: u32 = 3;
