@@ -121,11 +121,14 @@ fn main() -> ExitCode {
             eprintln!("oxello: evaluation weights: {e}");
             return ExitCode::FAILURE;
         }
-        Ok(id) if !oxello::engine::search::probcut::midgame_model_fits(id) => log::warn!(
-            "the midgame ProbCut model was fitted to other weights: fit it to these with \
-             `oxello fit-probcut midgame`"
-        ),
-        Ok(_) => {}
+        Ok(id) => {
+            for name in oxello::engine::search::probcut::unfitted_models(id) {
+                log::warn!(
+                    "the {name} ProbCut model was fitted to other weights: fit it to these \
+                     with `oxello fit-probcut {name}`"
+                );
+            }
+        }
     }
     match cli.command.take() {
         Some(Command::Tool(tool)) => tool.run(),

@@ -131,9 +131,10 @@ fn fit_endgame(tt: &mut TranspositionTable, transcripts: &[&str]) {
     let bias = even_means.iter().sum::<f64>() / even_means.len() as f64;
     println!("\nsd = {intercept:.3} {slope:+.3} * depth, bias {bias:+.3} (discs)");
     println!(
-        "\npub(crate) fn endgame_sigma(depth: u32) -> i32 {{\n    {} - {} * depth as i32\n}}\n\npub(crate) const ENDGAME_BIAS: i32 = {};",
+        "\npub(crate) const ENDGAME_MODEL: EndgameModel = EndgameModel {{\n    weights: 0x{:016x},\n    intercept: {},\n    per_ply: {},\n    bias: {},\n}};",
+        crate::engine::eval::id(),
         centi(intercept),
-        -centi(slope),
+        centi(slope),
         centi(bias)
     );
 }

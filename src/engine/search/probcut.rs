@@ -1,9 +1,9 @@
 //! ProbCut's error models: how far a shallow search's score lies from a deeper one's, so that
 //! a shallow search far enough beyond a bound predicts the deep one's fail. The endgame's model
 //! predicts the exact score; the midgame's (Multi-ProbCut) a deeper midgame search. Both are
-//! measured by `oxello fit-probcut endgame|midgame` on WTHOR games;
-//! the midgame's is fitted to one set of weights and names it, and is fitted again whenever
-//! the weights change (a test compares the name with the embedded weights).
+//! measured by `oxello fit-probcut endgame|midgame` on WTHOR games; each is fitted to one set
+//! of weights and names it, and is fitted again whenever the weights change (a test compares
+//! the names with the embedded weights, and the engine warns when others are loaded).
 
 use crate::engine::eval::DISC;
 
@@ -20,15 +20,35 @@ pub(crate) fn endgame_shallow_depth(empties: u32) -> u32 {
     }
 }
 
-/// The standard deviation of exact score - shallow search score, centi-discs: about 7.8 discs
-/// less 0.47 a ply, whatever the empties, on WTHOR positions of 10 to 22 empties (fitted to the
-/// weights `84a45b3acac3285c`; those of `68441bf9a85cdde3` erred by 8 less 0.46 a ply).
-pub(crate) fn endgame_sigma(depth: u32) -> i32 {
-    783 - 47 * depth as i32
+/// The endgame's model, in centi-discs: the standard deviation of (exact score - shallow
+/// search score), a linear function of the shallow depth whatever the empties, and how much
+/// the exact score lies above an even-depth search's on average.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct EndgameModel {
+    /// The checksum of the weights it was fitted to (`eval::id`).
+    pub(crate) weights: u64,
+    pub(crate) intercept: i32,
+    pub(crate) per_ply: i32,
+    pub(crate) bias: i32,
 }
 
-/// How much the exact score lies above an even-depth search's, on average, centi-discs.
-pub(crate) const ENDGAME_BIAS: i32 = 96;
+impl EndgameModel {
+    /// The standard deviation, centi-discs, of the exact score less a `depth` search's.
+    #[inline]
+    pub(crate) fn sigma(&self, depth: u32) -> i32 {
+        self.intercept + self.per_ply * depth as i32
+    }
+}
+
+/// The endgame model, as `oxello fit-probcut endgame` prints it: about 7.8 discs less 0.47 a
+/// ply on WTHOR positions of 10 to 22 empties (those of `68441bf9a85cdde3` erred by 8 less
+/// 0.46 a ply).
+pub(crate) const ENDGAME_MODEL: EndgameModel = EndgameModel {
+    weights: 0x84a45b3acac3285c,
+    intercept: 783,
+    per_ply: -47,
+    bias: 96,
+};
 
 /// The shallowest midgame node that tries Multi-ProbCut.
 pub const MIDGAME_MIN_DEPTH: u32 = 3;
@@ -67,10 +87,17 @@ impl MidgameModel {
     }
 }
 
-/// Whether the midgame model was fitted to the weights named `id` (`eval::id`). With other
-/// weights Multi-ProbCut still cuts, on a wrong estimate of their error.
-pub fn midgame_model_fits(id: u64) -> bool {
-    MIDGAME_MODEL.weights == id
+/// The models (`"endgame"`, `"midgame"`, as `oxello fit-probcut` names them) fitted to other
+/// weights than those named `id` (`eval::id`). With other weights ProbCut still cuts, on a
+/// wrong estimate of their error.
+pub fn unfitted_models(id: u64) -> impl Iterator<Item = &'static str> {
+    [
+        ("endgame", ENDGAME_MODEL.weights),
+        ("midgame", MIDGAME_MODEL.weights),
+    ]
+    .into_iter()
+    .filter(move |&(_, weights)| weights != id)
+    .map(|(name, _)| name)
 }
 
 /// How far beyond the window a shallow search must land for a midgame cut, in tenths of the
@@ -94,11 +121,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_midgame_model_was_fitted_to_the_embedded_weights() {
+    fn both_models_were_fitted_to_the_embedded_weights() {
+        let unfitted: Vec<_> = unfitted_models(crate::engine::eval::id()).collect();
         assert!(
-            midgame_model_fits(crate::engine::eval::id()),
-            "the weights changed: fit the model again with \
-             `oxello fit-probcut midgame`"
+            unfitted.is_empty(),
+            "the weights changed: fit the models again with `oxello fit-probcut {unfitted:?}`"
         );
     }
 

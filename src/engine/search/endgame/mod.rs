@@ -12,7 +12,7 @@ pub(crate) mod levels;
 
 use super::movelist::MoveList;
 use super::node::{NodeKind, Searcher, INFINITY};
-use super::probcut::{endgame_shallow_depth, endgame_sigma, ENDGAME_BIAS};
+use super::probcut::{endgame_shallow_depth, ENDGAME_MODEL};
 use crate::engine::board::{legal_moves, neighbours, Board, CORNERS};
 use crate::engine::eval::{Children, DISC};
 use crate::engine::stability::corner_stable;
@@ -187,15 +187,15 @@ impl Searcher<'_> {
     fn probcut(&mut self, b: &Board, alpha: i32, beta: i32) -> Option<i32> {
         let empties = b.empty_count();
         let depth = endgame_shallow_depth(empties);
-        let margin = margin(self.level) * endgame_sigma(depth) / 10;
+        let margin = margin(self.level) * ENDGAME_MODEL.sigma(depth) / 10;
         if beta < 64 {
-            let bound = beta * DISC + margin - ENDGAME_BIAS;
+            let bound = beta * DISC + margin - ENDGAME_MODEL.bias;
             if self.nws(b, depth as i32, bound - 1) >= bound {
                 return Some(beta);
             }
         }
         if alpha > -64 {
-            let bound = alpha * DISC - margin - ENDGAME_BIAS;
+            let bound = alpha * DISC - margin - ENDGAME_MODEL.bias;
             if self.nws(b, depth as i32, bound) <= bound {
                 return Some(alpha);
             }
