@@ -1,5 +1,6 @@
 //! The evaluation's bit tricks against plain references: the board's neighbours (which
-//! potential mobility counts), every pattern instance's index, and stable discs (which must
+//! potential mobility counts), every pattern instance's index, the count tables' entries,
+//! and stable discs (which must
 //! survive any continuation of the game); the weights file's checks; the symmetry of the
 //! evaluation.
 
@@ -8,8 +9,8 @@ use oxello::engine::board::{flips, neighbours, Board, Squares};
 use oxello::engine::eval::patterns::{
     after_move, carried, indices, offset_indices, Shape, INSTANCES, OFFSETS, SHAPES,
 };
-use oxello::engine::eval::weights::{Weights, WeightsError, PHASES, WEIGHTS_PER_PHASE};
-use oxello::engine::eval::{evaluate, Children};
+use oxello::engine::eval::weights::{Weights, WeightsError, PHASES, SCALARS, WEIGHTS_PER_PHASE};
+use oxello::engine::eval::{count_indices, evaluate, Children, COUNT_TABLES};
 use oxello::engine::stability::stable_discs;
 use oxello::engine::symmetry::transform_square;
 use proptest::prelude::*;
@@ -195,6 +196,27 @@ proptest! {
             prop_assert!(lanes[INSTANCES..].iter().all(|&l| l == 0));
             prop_assert_eq!(children.evaluate(sq, &child), evaluate(&child));
         }
+    }
+
+    #[test]
+    fn count_tables_read_plain_counts(seed in any::<u64>(), plies in 0u32..60) {
+        let b = random_walk(Board::START, seed | 1, plies);
+        let moves = |me: u64, other: u64| (0..64).filter(|&sq| (me | other) >> sq & 1 == 0 && flips(me, other, sq) != 0).count();
+        let empty = !(b.player | b.opponent);
+        let potential = |other: u64| (reference_neighbours(other) & empty).count_ones() as usize;
+        let counts = [
+            moves(b.player, b.opponent),
+            moves(b.opponent, b.player),
+            potential(b.opponent),
+            potential(b.player),
+            b.player.count_ones() as usize,
+        ];
+        let mut offset = OFFSETS[SHAPES.len()];
+        for ((count, &(name, size)), index) in counts.into_iter().zip(&COUNT_TABLES).zip(count_indices(&b)) {
+            prop_assert_eq!(index as usize, offset + count.min(size as usize - 1), "{}", name);
+            offset += size as usize;
+        }
+        prop_assert_eq!(offset + SCALARS, WEIGHTS_PER_PHASE);
     }
 
     #[test]

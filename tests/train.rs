@@ -135,7 +135,7 @@ fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
     assert_eq!(&bytes[..8], b"OXEVAL\r\n");
     assert_eq!(
         [u32_at(&bytes, 8), u32_at(&bytes, 12)],
-        [1, 3],
+        [1, 4],
         "version, feature set"
     );
     assert_eq!(u32_at(&bytes, 16) as usize, PHASES);

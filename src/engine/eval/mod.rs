@@ -59,19 +59,95 @@ fn active() -> &'static Weights {
 /// are odd: without passes the side to move then plays last).
 pub const SCALAR_FEATURES: usize = 3;
 
+/// Count tables: one weight for each value of a count, after the pattern tables, so that a
+/// count weighs what it is worth rather than in proportion (two moves left are worse than a
+/// tenth of twenty). Each side's mobility and potential mobility, and the side to move's discs,
+/// each capped at its table's last entry; the scalar features keep the linear trend, which
+/// rare counts fall back on.
+pub const COUNT_TABLES: [(&str, u32); 5] = [
+    ("mobility", 31),
+    ("opponent's mobility", 31),
+    ("potential mobility", 48),
+    ("opponent's potential mobility", 48),
+    ("discs", 65),
+];
+
+/// Weights of all the count tables.
+pub const COUNT_WEIGHTS: usize = {
+    let (mut total, mut i) = (0, 0);
+    while i < COUNT_TABLES.len() {
+        total += COUNT_TABLES[i].1 as usize;
+        i += 1;
+    }
+    total
+};
+
+/// The counts of a position that the evaluation weighs.
+struct Counts {
+    mobility: [u32; 2],
+    potential: [u32; 2],
+    discs: u32,
+    empties: u32,
+}
+
+impl Counts {
+    #[inline(always)]
+    fn of(b: &Board) -> Counts {
+        let (p, o, empty) = (b.player, b.opponent, b.empties());
+        Counts {
+            mobility: [legal_moves(p, o), legal_moves(o, p)].map(u64::count_ones),
+            // Empties next to the other side's discs: where that side may come to be flipped.
+            potential: [neighbours(o) & empty, neighbours(p) & empty].map(u64::count_ones),
+            discs: p.count_ones(),
+            empties: empty.count_ones(),
+        }
+    }
+
+    #[inline(always)]
+    fn scalars(&self) -> [i32; SCALAR_FEATURES] {
+        let difference = |c: [u32; 2]| c[0] as i32 - c[1] as i32;
+        [
+            difference(self.mobility),
+            difference(self.potential),
+            (self.empties & 1) as i32,
+        ]
+    }
+
+    /// The weight index of each count table's entry, in the order of [`COUNT_TABLES`].
+    #[inline(always)]
+    fn table_indices(&self) -> [u32; COUNT_TABLES.len()] {
+        let counts = [
+            self.mobility[0],
+            self.mobility[1],
+            self.potential[0],
+            self.potential[1],
+            self.discs,
+        ];
+        let mut offset = patterns::PHASE_WEIGHTS as u32;
+        let mut indices = [0; COUNT_TABLES.len()];
+        for (i, (&count, &(_, size))) in counts.iter().zip(&COUNT_TABLES).enumerate() {
+            indices[i] = offset + count.min(size - 1);
+            offset += size;
+        }
+        indices
+    }
+}
+
 /// The scalar features of `b`, in the order of their weights after the constant.
 #[inline]
 pub fn scalar_features(b: &Board) -> [i32; SCALAR_FEATURES] {
-    let (p, o, empty) = (b.player, b.opponent, b.empties());
-    let mobility = legal_moves(p, o).count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
-    let potential =
-        (neighbours(o) & empty).count_ones() as i32 - (neighbours(p) & empty).count_ones() as i32;
-    [mobility, potential, (empty.count_ones() & 1) as i32]
+    Counts::of(b).scalars()
+}
+
+/// The weight indices of `b`'s count tables (see [`COUNT_TABLES`]).
+#[inline]
+pub fn count_indices(b: &Board) -> [u32; COUNT_TABLES.len()] {
+    Counts::of(b).table_indices()
 }
 
 /// The static evaluation of `b` for the side to move, in centi-discs: the weights of the 70
-/// pattern instances, the side to move's constant and the weighted scalar features, for the
-/// phase of `b`'s empties.
+/// pattern instances and of the count tables, the side to move's constant and the weighted
+/// scalar features, for the phase of `b`'s empties.
 #[inline]
 pub fn evaluate(b: &Board) -> i32 {
     weigh(b, patterns::indices(b).into_iter())
@@ -106,15 +182,20 @@ impl Children {
     }
 }
 
-/// The weights of `b`'s phase for its pattern `indices` and its scalar features, summed.
+/// The weights of `b`'s phase for its pattern `indices`, its count tables and its scalar
+/// features, summed.
 #[inline(always)]
 fn weigh(b: &Board, indices: impl Iterator<Item = u32>) -> i32 {
     let w = active().phase((b.empty_count() / PHASE_WIDTH) as usize);
-    let scalars = scalar_features(b)
+    let counts = Counts::of(b);
+    let scalars = counts
+        .scalars()
         .iter()
         .zip(&w[BIAS + 1..])
         .fold(i32::from(w[BIAS]), |acc, (&f, &wf)| acc + f * i32::from(wf));
-    let sum = indices.fold(scalars, |acc, i| acc + i32::from(w[i as usize]));
+    let sum = indices
+        .chain(counts.table_indices())
+        .fold(scalars, |acc, i| acc + i32::from(w[i as usize]));
     // Within the scores of a finished game: the search's bounds rely on it.
     sum.clamp(-63 * DISC, 63 * DISC)
 }

@@ -158,7 +158,7 @@ pub const OFFSETS: [usize; SHAPES.len() + 1] = {
     offsets
 };
 
-/// Weights per phase.
+/// Pattern weights per phase: the tables of every shape.
 pub const PHASE_WEIGHTS: usize = OFFSETS[SHAPES.len()];
 
 /// `TERNARY[bits]`: bit i read as the base-3 digit i.

@@ -4,10 +4,11 @@
 //! offset  size  field
 //!      0     8  magic "OXEVAL\r\n"
 //!      8     4  format version (1), little-endian
-//!     12     4  feature-set id (3: the 70 instances of `patterns::SHAPES`, then mobility,
-//!                potential mobility and parity)
+//!     12     4  feature-set id (4: the 70 instances of `patterns::SHAPES`, the count
+//!                tables of `eval::COUNT_TABLES`, then mobility, potential mobility and parity)
 //!     16     4  phase count (16: empties 0-3, 4-7, ..., 60)
-//!     20     4  weights per phase (521,563: every shape's table, the constant, 3 scalars)
+//!     20     4  weights per phase (521,786: every shape's table, the count tables,
+//!                the constant, 3 scalars)
 //!     24     8  FNV-1a 64 checksum of the payload
 //!     32     -  payload: the weights, phase by phase, each an i16 in centi-discs, LE
 //! ```
@@ -22,17 +23,18 @@ use std::fmt;
 
 pub const MAGIC: &[u8; 8] = b"OXEVAL\r\n";
 pub const VERSION: u32 = 1;
-/// Set 1 had no parity feature; set 2 had Edax's 11 shapes only.
-pub const FEATURE_SET: u32 = 3;
+/// Set 1 had no parity feature; set 2 had Edax's 11 shapes only; set 3 no count tables.
+pub const FEATURE_SET: u32 = 4;
 /// Empties per phase: phase `empties / PHASE_WIDTH` has its own weights.
 pub const PHASE_WIDTH: u32 = 4;
 pub const PHASES: usize = 60 / PHASE_WIDTH as usize + 1;
-/// Weights after the pattern tables in each phase: a constant for the side to move, then one
-/// per scalar feature (`eval::scalar_features`).
+/// Weights after the tables in each phase: a constant for the side to move, then one per
+/// scalar feature (`eval::scalar_features`).
 pub const SCALARS: usize = 1 + super::SCALAR_FEATURES;
-/// Index of the constant in a phase's weights; the scalar features' weights follow it.
-pub const BIAS: usize = PHASE_WEIGHTS;
-pub const WEIGHTS_PER_PHASE: usize = PHASE_WEIGHTS + SCALARS;
+/// Index of the constant in a phase's weights, after the pattern and count tables; the scalar
+/// features' weights follow it.
+pub const BIAS: usize = PHASE_WEIGHTS + super::COUNT_WEIGHTS;
+pub const WEIGHTS_PER_PHASE: usize = BIAS + SCALARS;
 const HEADER_BYTES: usize = 32;
 
 /// Why a weights file was refused.

@@ -40,14 +40,14 @@ impl EndgameModel {
     }
 }
 
-/// The endgame model, as `oxello fit-probcut endgame` prints it: about 7.8 discs less 0.47 a
-/// ply on WTHOR positions of 10 to 22 empties (those of `68441bf9a85cdde3` erred by 8 less
-/// 0.46 a ply).
+/// The endgame model, as `oxello fit-probcut endgame` prints it: about 7.7 discs less 0.47 a
+/// ply on WTHOR positions of 10 to 22 empties (those of `84a45b3acac3285c`, without the count
+/// tables, erred by 7.8 less 0.47).
 pub(crate) const ENDGAME_MODEL: EndgameModel = EndgameModel {
-    weights: 0x84a45b3acac3285c,
-    intercept: 783,
+    weights: 0xe3691a5a74c68633,
+    intercept: 774,
     per_ply: -47,
-    bias: 96,
+    bias: 90,
 };
 
 /// The shallowest midgame node that tries Multi-ProbCut.
@@ -109,11 +109,11 @@ pub(crate) const MIDGAME_MARGIN: i32 = 10;
 /// 100 WTHOR positions at each of 20, 24, ..., 48 empties, depths 3 to 10 (a standard deviation
 /// of 1.5 to 5 discs, larger nearer the end and for a larger gap between the depths).
 pub(crate) const MIDGAME_MODEL: MidgameModel = MidgameModel {
-    weights: 0x84a45b3acac3285c,
-    intercept: 490,
-    per_shallow_ply: -41,
-    per_ply: 19,
-    per_empty: -6,
+    weights: 0xe3691a5a74c68633,
+    intercept: 458,
+    per_shallow_ply: -45,
+    per_ply: 20,
+    per_empty: -5,
 };
 
 #[cfg(test)]

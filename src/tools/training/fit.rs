@@ -15,7 +15,9 @@ use super::record::{Label, Record};
 use crate::base::rng::shuffle;
 use crate::engine::eval::patterns::{self, INSTANCES, OFFSETS, PHASE_WEIGHTS, SHAPES};
 use crate::engine::eval::weights::{BIAS, PHASES, PHASE_WIDTH, WEIGHTS_PER_PHASE};
-use crate::engine::eval::{scalar_features, DISC, SCALAR_FEATURES};
+use crate::engine::eval::{
+    count_indices, scalar_features, COUNT_TABLES, COUNT_WEIGHTS, DISC, SCALAR_FEATURES,
+};
 
 /// Empties borrowed from each neighbouring phase.
 const PHASE_OVERLAP: u32 = 2;
@@ -40,10 +42,13 @@ pub struct FitConfig {
     pub threads: usize,
 }
 
+/// The parameters a position reads: its pattern instances', then its count tables'.
+const PARAMS: usize = INSTANCES + COUNT_TABLES.len();
+
 /// A position made ready to fit: its parameters, its score in discs, its empties, and
 /// whether it is held out.
 struct Sample {
-    params: [u32; INSTANCES],
+    params: [u32; PARAMS],
     scalars: [f32; SCALAR_FEATURES],
     target: f32,
     empties: u8,
@@ -64,10 +69,10 @@ pub struct PhaseFit {
     pub diverged: bool,
 }
 
-/// For each weight index of a phase, the parameter it reads: the smaller of its
-/// configuration and its mirror image's.
+/// For each weight index of a phase's tables, the parameter it reads: for a pattern, the
+/// smaller of its configuration and its mirror image's; for a count, its own.
 pub fn parameter_map() -> Vec<u32> {
-    let mut map = Vec::with_capacity(PHASE_WEIGHTS);
+    let mut map = Vec::with_capacity(BIAS);
     for (shape, def) in SHAPES.iter().enumerate() {
         let n = def.squares.len();
         for config in 0..patterns::shape_size(def) {
@@ -80,14 +85,17 @@ pub fn parameter_map() -> Vec<u32> {
             map.push((OFFSETS[shape] + config.min(mirrored)) as u32);
         }
     }
+    map.extend((PHASE_WEIGHTS..PHASE_WEIGHTS + COUNT_WEIGHTS).map(|i| i as u32));
     map
 }
 
 /// A record made ready to fit, with the parameters of `map`.
 fn sample(r: &Record, map: &[u32]) -> Sample {
-    let mut params = patterns::indices(&r.position.board);
-    for p in &mut params {
-        *p = map[*p as usize];
+    let board = &r.position.board;
+    let mut params = [0; PARAMS];
+    let indices = patterns::indices(board).into_iter();
+    for (p, i) in params.iter_mut().zip(indices.chain(count_indices(board))) {
+        *p = map[i as usize];
     }
     Sample {
         params,
@@ -348,11 +356,12 @@ mod tests {
             .enumerate()
             .map(|(k, f)| f * i32::from(w[BIAS + 1 + k]))
             .sum();
-        let patterns: i32 = patterns::indices(board)
-            .iter()
-            .map(|&i| i32::from(w[i as usize]))
+        let tables: i32 = patterns::indices(board)
+            .into_iter()
+            .chain(count_indices(board))
+            .map(|i| i32::from(w[i as usize]))
             .sum();
-        f64::from(i32::from(w[BIAS]) + scalars + patterns) / f64::from(DISC)
+        f64::from(i32::from(w[BIAS]) + scalars + tables) / f64::from(DISC)
     }
 
     #[test]
