@@ -1,5 +1,6 @@
 //! The static evaluation: Edax's pattern set and six of Egaroucid's shapes ([`patterns`]),
-//! with weights trained on positions labelled by the exact solver (`oxello selfplay`,
+//! tables of counts (mobility, potential mobility, discs: [`COUNT_TABLES`]) and three linear
+//! terms, with weights trained on positions labelled by the exact solver (`oxello selfplay`,
 //! `oxello train`), one set per phase of the game ([`weights`]).
 //!
 //! Scores are in centi-discs (1/100 of the final disc differential) from the point of view of
