@@ -187,8 +187,8 @@ impl Children {
 /// features, summed.
 #[inline(always)]
 fn weigh(b: &Board, indices: impl Iterator<Item = u32>) -> i32 {
-    let w = active().phase((b.empty_count() / PHASE_WIDTH) as usize);
     let counts = Counts::of(b);
+    let w = active().phase((counts.empties / PHASE_WIDTH) as usize);
     let scalars = counts
         .scalars()
         .iter()
