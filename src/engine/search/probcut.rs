@@ -42,9 +42,10 @@ impl EndgameModel {
 
 /// The endgame model, as `oxello fit-probcut endgame` prints it: about 7.7 discs less 0.47 a
 /// ply on WTHOR positions of 10 to 22 empties (those of `84a45b3acac3285c`, without the count
-/// tables, erred by 7.8 less 0.47).
+/// tables, erred by 7.8 less 0.47; those of `e3691a5a74c68633`, before the searched labels,
+/// gave the same coefficients).
 pub(crate) const ENDGAME_MODEL: EndgameModel = EndgameModel {
-    weights: 0xe3691a5a74c68633,
+    weights: 0x8fccbf656e3ffb43,
     intercept: 774,
     per_ply: -47,
     bias: 90,
@@ -109,9 +110,9 @@ pub(crate) const MIDGAME_MARGIN: i32 = 10;
 /// 100 WTHOR positions at each of 20, 24, ..., 48 empties, depths 3 to 10 (a standard deviation
 /// of 1.5 to 5 discs, larger nearer the end and for a larger gap between the depths).
 pub(crate) const MIDGAME_MODEL: MidgameModel = MidgameModel {
-    weights: 0xe3691a5a74c68633,
-    intercept: 458,
-    per_shallow_ply: -45,
+    weights: 0x8fccbf656e3ffb43,
+    intercept: 461,
+    per_shallow_ply: -44,
     per_ply: 20,
     per_empty: -5,
 };
