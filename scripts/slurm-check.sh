@@ -105,12 +105,15 @@ grep -q '"games":8,' match/report.json || fail "report.json: $(cat match/report.
 echo "slurm-check: match: 4 shards merged into one report, equal to one machine's but for thinking times:"
 sed 's/^/  /' match/report.txt
 
-# 5. A task killed while it runs, then rerun alone.
-slow=(--games 16 --seed 11 --exact-empties 20 --threads 1)
+# 5. A task killed while it runs, then rerun alone. Its shard must outlast the kill by a wide
+# margin (4 games solved from 22 empties: about 4 s here, against 1 s from 20 empties, which a
+# loaded CI machine once finished before scancel landed), and the kill waits for the task's
+# own log to say that oxello has started, not only for Slurm to say RUNNING.
+slow=(--games 16 --seed 11 --exact-empties 22 --threads 1)
 submit selfplay --shards 4 --out killed -- "${slow[@]}"
 victim="${array}_3"
 for _ in $(seq 600); do
-  [ "$(slurm_state "$victim")" = RUNNING ] && break
+  grep -qs 'oxello slurm: running' killed/logs/task-3.log && break
   sleep 0.1
 done
 [ "$(slurm_state "$victim")" = RUNNING ] || fail "task $victim never seen running"
@@ -118,7 +121,7 @@ scancel "$victim"
 slurm_wait "$array"
 echo "slurm-check: task $victim killed while running: $(slurm_state "$victim"); its log ends:"
 tail -n 2 killed/logs/task-3.log | sed 's/^/  /'
-[ ! -e killed/shard-3.done ] || fail "the killed task left a stamp"
+[ ! -e killed/shard-3.done ] || fail "task 3 finished before the kill landed: it left its stamp"
 scancel "$merge" # its dependency can no longer be met
 "$oxello" selfplay "${slow[@]}" --out one-killed.bin 2>/dev/null
 if sbatch --parsable --wait killed/merge.sh >/dev/null; then

@@ -12,6 +12,10 @@ slurm_start() {
   host=$(hostname -s)
   cpus=$(nproc)
   memory=$(($(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 / 2))
+  if pgrep -x slurmctld >/dev/null || pgrep -x slurmd >/dev/null; then
+    echo "slurm: a slurmctld or slurmd is running already ($(pgrep -x -d, 'slurmctld|slurmd')); stop it first" >&2
+    return 1
+  fi
   mkdir -p "$dir/spool/ctld" "$dir/spool/d" /run/munge /var/log/munge /var/lib/munge
   chown munge:munge /run/munge /var/log/munge /var/lib/munge
   [ -s /etc/munge/munge.key ] || runuser -u munge -- /usr/sbin/mungekey --create
@@ -56,10 +60,18 @@ EOF
   sinfo -h -o %T | grep -qx idle || { echo "slurm: the node is not idle" >&2; sinfo >&2; return 1; }
 }
 
+# Stops the daemons and waits (up to 10 s each) until they have exited, so that a cluster
+# started next finds its ports free.
 slurm_stop() {
-  local pid
+  local pid i
   for pid in "${SLURM_PIDS[@]}"; do
     kill "$pid" 2>/dev/null || true
+  done
+  for pid in "${SLURM_PIDS[@]}"; do
+    for i in $(seq 100); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
   done
   SLURM_PIDS=()
 }
