@@ -280,12 +280,15 @@ fn relabel_exact_gives_the_chosen_records_their_minimax_value() {
     assert!(String::from_utf8_lossy(&both.stderr).contains("cannot be used with"));
 }
 
+/// The label a depth-2 relabelling gives `board`: a plain negamax's value, in whole discs.
+fn depth2_label(board: &oxello::engine::board::Board) -> (i32, &'static str) {
+    let value = negamax(board, 2) as f64 / oxello::engine::eval::DISC as f64;
+    (value.round().clamp(-64.0, 64.0) as i32, "searched")
+}
+
 #[test]
 fn relabel_gives_the_chosen_records_a_fixed_depth_negamax_value() {
-    let run = relabel_run(&["--empties", "9-14", "--depth", "2"], 9..=14, |board| {
-        let value = negamax(board, 2) as f64 / oxello::engine::eval::DISC as f64;
-        (value.round().clamp(-64.0, 64.0) as i32, "searched")
-    });
+    let run = relabel_run(&["--empties", "9-14", "--depth", "2"], 9..=14, depth2_label);
     assert!(run.count >= 9 * 6, "{} relabelled", run.count);
     let count = format!("{} relabelled by depth-2 searches", run.count);
     assert!(run.report.contains(&count), "{}", run.report);
@@ -319,4 +322,24 @@ fn relabel_gives_the_chosen_records_a_fixed_depth_negamax_value() {
     let bad = oxello(&[&args[..], &["--empties", "14-9"]].concat());
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--empties '14-9'"));
+}
+
+#[test]
+fn relabel_only_relabelled_writes_just_the_records_it_relabels() {
+    let options = ["--empties", "9-14", "--depth", "2"];
+    let run = relabel_run(&options, 9..=14, depth2_label);
+    // The run's records are `played` or `exact`: the whole file's `searched` ones, in order,
+    // are the relabelled ones, each checked against negamax above.
+    let expected: Vec<_> = text_records(&run.out)
+        .into_iter()
+        .filter(|(_, _, label)| label == "searched")
+        .collect();
+    assert_eq!(expected.len(), run.count);
+    let only = run.dir.path().join("only.txt");
+    let args = ["data", "relabel", common::path_str(&run.data)];
+    let paths = [common::path_str(&only), "--only-relabelled"];
+    let report = ok(&[&args[..], &paths, &options].concat());
+    assert_eq!(text_records(&only), expected);
+    let counts = format!("{0} records, {0} relabelled", run.count);
+    assert!(report.contains(&counts), "{report}");
 }

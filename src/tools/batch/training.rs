@@ -148,6 +148,7 @@ pub fn run_data(args: &DataArgs) -> ExitCode {
             exact,
             threads,
             shard,
+            only_relabelled,
         } => parse_range("--empties", empties).and_then(|(low, high)| {
             let config = relabel::RelabelConfig {
                 empties: low..=high,
@@ -158,7 +159,7 @@ pub fn run_data(args: &DataArgs) -> ExitCode {
                 },
                 threads: threads_or_cores(*threads),
             };
-            relabel_file(input, output, &config, *shard)
+            relabel_file(input, output, &config, *shard, *only_relabelled)
         }),
     };
     match result {
@@ -204,14 +205,19 @@ fn relabel_file(
     output: &std::path::Path,
     config: &relabel::RelabelConfig,
     shard: Option<(u32, u32)>,
+    only_relabelled: bool,
 ) -> Result<String, String> {
     let mut records = read_file(input)?;
     if let Some((k, n)) = shard {
         records = relabel::shard(records, k, n);
     }
     let started = Instant::now();
-    let relabelled = relabel::relabel(&mut records, config);
+    let indices = relabel::relabel(&mut records, config);
     let seconds = started.elapsed().as_secs_f64();
+    let relabelled = indices.len();
+    if only_relabelled {
+        records = relabel::only(records, &indices);
+    }
     let format = write_records(output, &records)?;
     let by = match config.by {
         relabel::By::Depth(depth) => format!("depth-{depth} searches"),
@@ -563,5 +569,9 @@ pub enum DataCommand {
         /// `selfplay` or `data merge` wrote) into the file a run without shards writes.
         #[arg(long, value_parser = parse_shard)]
         shard: Option<(u32, u32)>,
+        /// Write only the records it relabels (a second copy of them to train on beside
+        /// INPUT, as docs/training.md's searched labels are), not every record.
+        #[arg(long)]
+        only_relabelled: bool,
     },
 }

@@ -105,15 +105,28 @@ pub fn shard(records: Vec<Record>, k: u32, n: u32) -> Vec<Record> {
 }
 
 /// Relabels the chosen records in place with searched scores, rounded to whole discs, or
-/// exact ones, on `config.threads` threads; returns how many it relabelled.
-pub fn relabel(records: &mut [Record], config: &RelabelConfig) -> usize {
+/// exact ones, on `config.threads` threads; returns the indices it relabelled, ascending.
+pub fn relabel(records: &mut [Record], config: &RelabelConfig) -> Vec<usize> {
     let label = config.by.label();
-    let scores = new_scores(records, config);
+    let mut scores = new_scores(records, config);
+    scores.sort_unstable();
     for &(i, score) in &scores {
         records[i].score = score;
         records[i].label = label;
     }
-    scores.len()
+    scores.into_iter().map(|(i, _)| i).collect()
+}
+
+/// The records at `indices` (ascending), in their order: a relabelled file without the
+/// records that kept their labels.
+pub fn only(records: Vec<Record>, indices: &[usize]) -> Vec<Record> {
+    let mut wanted = indices.iter().copied().peekable();
+    records
+        .into_iter()
+        .enumerate()
+        .filter(|&(i, _)| wanted.next_if_eq(&i).is_some())
+        .map(|(_, r)| r)
+        .collect()
 }
 
 /// The index and new score, in whole discs, of every chosen record.
@@ -192,10 +205,10 @@ mod tests {
         };
         let mut forward = records();
         assert!(forward.len() > 2 * CHUNK, "{} records", forward.len());
-        let count = relabel(&mut forward, &config(1));
+        let count = relabel(&mut forward, &config(1)).len();
         let mut backward = records();
         backward.reverse();
-        assert_eq!(relabel(&mut backward, &config(3)), count);
+        assert_eq!(relabel(&mut backward, &config(3)).len(), count);
         backward.reverse();
         assert_eq!(forward, backward);
         let chosen = |r: &Record| (44..=58).contains(&r.position.board.empty_count());
