@@ -8,12 +8,12 @@
 SLURM_PIDS=()
 
 slurm_start() {
-  local dir=$1 host cpus memory
+  local dir=$1 host cpus memory running
   host=$(hostname -s)
   cpus=$(nproc)
   memory=$(($(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 / 2))
-  if pgrep -x slurmctld >/dev/null || pgrep -x slurmd >/dev/null; then
-    echo "slurm: a slurmctld or slurmd is running already ($(pgrep -x -d, 'slurmctld|slurmd')); stop it first" >&2
+  if running=$(pgrep -x -d, 'slurm(ctld|d)'); then
+    echo "slurm: a slurmctld or slurmd is running already ($running); stop it first" >&2
     return 1
   fi
   mkdir -p "$dir/spool/ctld" "$dir/spool/d" /run/munge /var/log/munge /var/lib/munge
