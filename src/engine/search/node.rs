@@ -208,9 +208,11 @@ impl<'a> Searcher<'a> {
         self.shared.watch.enter(stage);
     }
 
-    /// Whether the time after which no iteration starts has passed.
-    pub(crate) fn past_soft_deadline(&self) -> bool {
-        self.shared.deadlines.past_soft(self.shared.clock.elapsed())
+    /// Whether the time after which no iteration starts, stretched by `stretch` (more than 1:
+    /// later), has passed.
+    pub(crate) fn past_soft_deadline(&self, stretch: f64) -> bool {
+        let elapsed = self.shared.clock.elapsed().div_f64(stretch);
+        self.shared.deadlines.past_soft(elapsed)
     }
 
     /// Whether the whole search is over, or a split point this thread searches below was cut

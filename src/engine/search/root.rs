@@ -29,6 +29,51 @@ const STAGE_REACH: [(Selectivity, u32); 4] = [
     (Selectivity::P73, 4),
 ];
 
+/// How much later than planned the next iteration may start when the last one changed the best
+/// move: the search has not settled, and a deeper look is worth more of the clock...
+const UNSETTLED_STRETCH: f64 = 1.6;
+/// ...and how much earlier when the best move has come out of this many iterations in a row
+/// unchanged: its time is better spent on later moves.
+const SETTLED_ITERATIONS: u32 = 4;
+const SETTLED_STRETCH: f64 = 0.7;
+
+/// Whether the midgame iterations have settled on a best move: the soft deadline stretches
+/// with the answer (see [`UNSETTLED_STRETCH`]).
+struct Settling {
+    best: Option<u32>,
+    /// Iterations in a row that ended on `best`, the first included.
+    unchanged: u32,
+}
+
+impl Settling {
+    /// Before the first iteration, the best-ordered move counts as the answer of one.
+    fn new(first: Option<u32>) -> Settling {
+        Settling {
+            best: first,
+            unchanged: 1,
+        }
+    }
+
+    /// An iteration ended on `best`.
+    fn record(&mut self, best: Option<u32>) {
+        if best == self.best {
+            self.unchanged += 1;
+        } else {
+            self.best = best;
+            self.unchanged = 1;
+        }
+    }
+
+    /// The soft deadline's stretch after the iterations recorded so far.
+    fn stretch(&self) -> f64 {
+        match self.unchanged {
+            1 => UNSETTLED_STRETCH,
+            n if n >= SETTLED_ITERATIONS => SETTLED_STRETCH,
+            _ => 1.0,
+        }
+    }
+}
+
 /// A root move and its score in the last search of it.
 #[derive(Copy, Clone)]
 struct RootMove {
@@ -178,6 +223,7 @@ impl Searcher<'_> {
         // value bounces between odd and even depths, so a window is aimed at the score of the
         // same parity.
         let mut midgame_scores: [Option<i32>; 2] = [None; 2];
+        let mut settling = Settling::new(report.best_move());
         while let Some(next) = next_iteration(limits, empties, completed, staged) {
             let (exact, stage, sel) = match next {
                 Iteration::Midgame => (false, false, midgame_sel),
@@ -232,7 +278,13 @@ impl Searcher<'_> {
             } else if exact {
                 break;
             }
-            if self.past_soft_deadline() {
+            let stretch = if exact {
+                1.0
+            } else {
+                settling.record(report.best_move());
+                settling.stretch()
+            };
+            if self.past_soft_deadline(stretch) {
                 break;
             }
             completed += 1;
@@ -555,6 +607,21 @@ mod tests {
             Some(Iteration::Midgame)
         );
         assert_eq!(next_iteration(&fixed, 40, 7, None), None);
+    }
+
+    #[test]
+    fn a_changed_best_move_stretches_the_soft_deadline_and_a_settled_one_shrinks_it() {
+        let mut settling = Settling::new(Some(19));
+        let stretches: Vec<f64> = [19, 26, 26, 26, 26, 26, 37]
+            .into_iter()
+            .map(|best| {
+                settling.record(Some(best));
+                settling.stretch()
+            })
+            .collect();
+        let (u, s) = (UNSETTLED_STRETCH, SETTLED_STRETCH);
+        assert_eq!(stretches, [1.0, u, 1.0, 1.0, s, s, u]);
+        assert!(u > 1.0 && s < 1.0);
     }
 
     #[test]
