@@ -1,7 +1,8 @@
 //! The root of a search: iterative deepening with aspiration windows, multi-line analysis,
 //! the final exact solve by windows that each hold one even score, and the reports. Each
 //! iteration is either a midgame search or an endgame solve: this is the one place where the
-//! search hands over from the midgame to the endgame.
+//! search hands over from the midgame to the endgame. Under a clock, whether the midgame
+//! iterations agree on a best move moves the time after which no iteration starts.
 
 use super::endgame::levels::{endgame_levels, midgame_level, EXACT_LEVEL};
 use super::level::{DepthAt, Plan, Selectivity};
