@@ -10,8 +10,9 @@ const RESERVE_SHARE: f64 = 0.04;
 /// lag (from a search's hard deadline to its reply).
 const MIN_RESERVE: f64 = 0.01;
 /// A move's soft deadline, as a share of its planned time: an iteration that ends before it
-/// is followed by another that the hard deadline may cut, so a move spends between this share
-/// and all of its time.
+/// is followed by another that the hard deadline may cut. The search's root stretches it by
+/// how settled its best move is (`search::root`), so a move spends from 0.7 of this share up
+/// to all of its time.
 const SOFT_SHARE: f64 = 0.8;
 /// Thinking time per move when no clock was set.
 pub const DEFAULT_MOVE_TIME: f64 = 1.0;
