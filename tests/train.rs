@@ -235,3 +235,92 @@ fn bad_records_or_an_unwritable_output_fail_without_a_file() {
         "'-1' for '--searched-weight <SEARCHED_WEIGHT>': expected a finite number of 0 or more"
     ));
 }
+
+/// `oxello selfplay` of `games` games (exact from 10 empties, seed `seed`) into `out`.
+fn selfplay(out: &Path, games: &str, seed: &str) {
+    let run = oxello(&[
+        "selfplay",
+        "--out",
+        common::path_str(out),
+        "--games",
+        games,
+        "--exact-empties",
+        "10",
+        "--seed",
+        seed,
+        "--noise-depth",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
+
+#[test]
+fn a_fine_tune_fits_its_new_records_and_keeps_the_phases_they_do_not_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (dir.path().join("old.bin"), dir.path().join("new.txt"));
+    selfplay(&old, "20", "3");
+    selfplay(&new, "20", "4");
+    // Only the new positions of 8 and 9 empties, which phases 1 (0-7 empties, borrowing up to
+    // 9) and 2 (8-11, borrowing from 6) learn from.
+    let text = std::fs::read_to_string(&new).unwrap();
+    let empties = |line: &str| line.bytes().take(64).filter(|&c| c == b'-').count();
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with('#') || [8, 9].contains(&empties(l)))
+        .collect();
+    assert!(kept.len() > 20, "{} records", kept.len());
+    let late = dir.path().join("late.txt");
+    std::fs::write(&late, kept.join("\n") + "\n").unwrap();
+
+    let base = dir.path().join("base.bin");
+    assert!(train(&old, &base, &["--threads", "1"]).status.success());
+    let tuned = dir.path().join("tuned.bin");
+    let init = ["--init", common::path_str(&base), "--threads", "1"];
+    let run = train(&late, &tuned, &init);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+
+    let phases = |path: &Path| -> Vec<Vec<u8>> {
+        let bytes = std::fs::read(path).unwrap();
+        bytes[32..]
+            .chunks(2 * WEIGHTS_PER_PHASE)
+            .map(<[u8]>::to_vec)
+            .collect()
+    };
+    let (before, after) = (phases(&base), phases(&tuned));
+    for phase in 0..PHASES {
+        let reached = (1..=2).contains(&phase);
+        assert_eq!(
+            before[phase] != after[phase],
+            reached,
+            "phase {phase} changed: {}",
+            !reached
+        );
+    }
+    for empties in [8, 9] {
+        let (was, is) = (
+            mean_absolute_error(&base, &late, empties),
+            mean_absolute_error(&tuned, &late, empties),
+        );
+        assert!(is < was, "{empties} empties: {is} after, {was} before");
+    }
+
+    // A start that is not a weights file is refused before anything is written.
+    let refused = dir.path().join("refused.bin");
+    let run = train(&late, &refused, &["--init", common::path_str(&late)]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success() && !refused.exists());
+    assert!(
+        err.starts_with("oxello train: ") && err.contains("late.txt"),
+        "{err}"
+    );
+}

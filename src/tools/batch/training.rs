@@ -4,7 +4,7 @@
 use crate::base::datafile::{remove_stale_temporaries, write_atomically};
 use crate::engine::board::Board;
 use crate::engine::eval::evaluate;
-use crate::engine::eval::weights::{Weights, PHASE_WIDTH, WEIGHTS_PER_PHASE};
+use crate::engine::eval::weights::{Weights, PHASES, PHASE_WIDTH, WEIGHTS_PER_PHASE};
 use crate::engine::eval::DISC;
 use crate::engine::game::Game;
 use crate::engine::tt::TranspositionTable;
@@ -272,7 +272,15 @@ pub fn run_train(args: &TrainArgs) -> ExitCode {
         batch: args.batch,
         threads: threads_or_cores(args.threads),
     };
-    let (values, phases) = fit::fit(&records, &config);
+    let start = match args.init.as_deref().map(read_start).transpose() {
+        Ok(start) => start,
+        Err(e) => {
+            eprintln!("oxello train: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let start = start.as_deref().map_or(fit::Start::Zero, fit::Start::From);
+    let (values, phases) = fit::fit(&records, &config, start);
     print_phases(&phases);
     if let Err(e) = check_fit(&values, &phases) {
         eprintln!("oxello train: {e}; {} not written", args.out.display());
@@ -291,6 +299,16 @@ pub fn run_train(args: &TrainArgs) -> ExitCode {
         started.elapsed().as_secs_f64()
     );
     ExitCode::SUCCESS
+}
+
+/// The values of a weights file to start a fit from (`--init`), checked as the engine checks
+/// the weights it loads.
+fn read_start(path: &std::path::Path) -> Result<Vec<i16>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let weights = Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((0..PHASES)
+        .flat_map(|p| weights.phase(p).to_vec())
+        .collect())
 }
 
 /// Refuses weights that would play as nonsense: a phase that diverged to non-finite values
@@ -415,7 +433,8 @@ pub struct TrainArgs {
     /// Adam's step in discs (it decays to a tenth); finite, above 0.
     #[arg(long, default_value = "0.1", allow_negative_numbers = true, value_parser = str::parse::<Rate>)]
     pub learning_rate: Rate,
-    /// L2 penalty on the weights; finite, 0 or more.
+    /// L2 penalty on each weight's distance from its start (0, or its --init value); finite,
+    /// 0 or more.
     #[arg(long, default_value = "3e-4", allow_negative_numbers = true, value_parser = str::parse::<Penalty>)]
     pub l2: Penalty,
     /// Weight of a `played` record against an `exact` one (1).
@@ -431,6 +450,10 @@ pub struct TrainArgs {
     /// Threads, each fitting whole phases (default: every core).
     #[arg(long, value_parser = str::parse::<crate::play::values::Threads>)]
     pub threads: Option<crate::play::values::Threads>,
+    /// Start from these weights (a weights file) instead of zero, to fine-tune them on the
+    /// records: a weight no record reads keeps its value, and --l2 pulls the others towards it.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
 }
 
 #[derive(Args)]

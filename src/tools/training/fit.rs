@@ -5,6 +5,8 @@
 //! either side (so thin phases borrow from their neighbours, and neighbouring phases agree;
 //! a whole phase on either side blurred them: see the README's "Which labels").
 //! A configuration and its mirror image share one parameter ([`patterns::Shape::mirror`]).
+//! A fit starts from zero, or from other weights to fine-tune them on new records ([`Start`]):
+//! the L2 penalty then pulls each weight towards its starting value instead of towards zero.
 //! One position in ten, chosen by a hash of its canonical form, is held out to measure the
 //! validation error. The phases are independent and fit on as many threads as asked; each
 //! turns only the records of its empties into samples (a few hundred bytes each), so the
@@ -24,13 +26,41 @@ const PHASE_OVERLAP: u32 = 2;
 /// One position in this many is held out for validation.
 const VALIDATION_EVERY: u64 = 10;
 
+/// Where a fit starts: each phase's weights, as a weights file holds them (centi-discs,
+/// `WEIGHTS_PER_PHASE` per phase), or all zero.
+#[derive(Clone, Copy, Debug)]
+pub enum Start<'a> {
+    Zero,
+    From(&'a [i16]),
+}
+
+impl Start<'_> {
+    /// The parameters of `phase` to start from, in discs, laid out as [`parameter_map`]'s:
+    /// a configuration and its mirror hold one value in a weights file, so either gives it.
+    fn phase(self, phase: usize, map: &[u32]) -> Vec<f32> {
+        let mut params = vec![0f32; WEIGHTS_PER_PHASE];
+        if let Start::From(values) = self {
+            let w = &values[phase * WEIGHTS_PER_PHASE..(phase + 1) * WEIGHTS_PER_PHASE];
+            let discs = |v: i16| f32::from(v) / DISC as f32;
+            for (&p, &v) in map.iter().zip(w) {
+                params[p as usize] = discs(v);
+            }
+            for (param, &v) in params[BIAS..].iter_mut().zip(&w[BIAS..]) {
+                *param = discs(v);
+            }
+        }
+        params
+    }
+}
+
 /// How to fit.
 #[derive(Clone, Debug)]
 pub struct FitConfig {
     pub epochs: usize,
     /// Adam's step, in discs; it decays linearly to a tenth over the epochs.
     pub learning_rate: f64,
-    /// L2 penalty on every weight (discs^-2 per sample), which keeps rare configurations near 0.
+    /// L2 penalty on every weight's distance from its start (discs^-2 per sample), which keeps
+    /// rare configurations near where they started: 0, or the weights fine-tuned.
     pub l2: f64,
     /// The weight of a `played` record's error against an `exact` one's (1): a game's result
     /// is a noisier label than the solver's value.
@@ -114,10 +144,10 @@ fn is_validation(r: &Record) -> bool {
     (mix >> 32).is_multiple_of(VALIDATION_EVERY)
 }
 
-/// Fits every phase, `config.threads` at a time; returns the weights file's values
-/// (centi-discs, `WEIGHTS_PER_PHASE` per phase) and the errors of each phase. The records stay
-/// as they are; each phase makes the samples of its own empties while it fits.
-pub fn fit(records: &[Record], config: &FitConfig) -> (Vec<i16>, Vec<PhaseFit>) {
+/// Fits every phase from `start`, `config.threads` at a time; returns the weights file's
+/// values (centi-discs, `WEIGHTS_PER_PHASE` per phase) and the errors of each phase. The
+/// records stay as they are; each phase makes the samples of its own empties while it fits.
+pub fn fit(records: &[Record], config: &FitConfig, start: Start) -> (Vec<i16>, Vec<PhaseFit>) {
     let map = parameter_map();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut results: Vec<(usize, Vec<i16>, PhaseFit)> = std::thread::scope(|s| {
@@ -130,7 +160,8 @@ pub fn fit(records: &[Record], config: &FitConfig) -> (Vec<i16>, Vec<PhaseFit>) 
                         if phase >= PHASES {
                             return done;
                         }
-                        let (values, fit) = fit_phase(records, phase, config, &map);
+                        let start = start.phase(phase, &map);
+                        let (values, fit) = fit_phase(records, phase, config, &map, start);
                         done.push((phase, values, fit));
                     }
                 })
@@ -157,6 +188,7 @@ fn fit_phase(
     phase: usize,
     config: &FitConfig,
     map: &[u32],
+    start: Vec<f32>,
 ) -> (Vec<i16>, PhaseFit) {
     let range = phase_empties(phase);
     let own = phase as u32 * PHASE_WIDTH..(phase as u32 + 1) * PHASE_WIDTH;
@@ -171,7 +203,7 @@ fn fit_phase(
         .iter()
         .filter(|s| s.validation && own.contains(&u32::from(s.empties)))
         .collect();
-    let weights = adam(&train, config, phase);
+    let weights = adam(&train, config, phase, start);
     let mae = |set: &[&Sample]| {
         let total: f64 = set
             .iter()
@@ -206,17 +238,19 @@ fn predict(weights: &[f32], s: &Sample) -> f32 {
         .fold(scalars, |acc, &p| acc + weights[p as usize])
 }
 
-/// Adam on the mean squared error plus the L2 penalty: full-batch, or over shuffled
-/// mini-batches of `config.batch` samples (the order a function of the phase and the epoch).
-fn adam(train: &[&Sample], config: &FitConfig, phase: usize) -> Vec<f32> {
-    let n = WEIGHTS_PER_PHASE;
-    let mut weights = vec![0f32; n];
+/// Adam on the mean squared error plus the L2 penalty, from `start`: full-batch, or over
+/// shuffled mini-batches of `config.batch` samples (the order a function of the phase and the
+/// epoch).
+fn adam(train: &[&Sample], config: &FitConfig, phase: usize, start: Vec<f32>) -> Vec<f32> {
+    let mut weights = start.clone();
     if train.is_empty() {
         return weights;
     }
-    // Start the constant at the mean score, so that the patterns learn the rest.
-    weights[BIAS] = train.iter().map(|s| s.target).sum::<f32>() / train.len() as f32;
-    let mut optimiser = Adam::new(train, config);
+    if weights.iter().all(|&w| w == 0.0) {
+        // Start the constant at the mean score, so that the patterns learn the rest.
+        weights[BIAS] = train.iter().map(|s| s.target).sum::<f32>() / train.len() as f32;
+    }
+    let mut optimiser = Adam::new(train, config, start);
     let batch = match config.batch {
         0 => train.len(),
         b => b.min(train.len()),
@@ -242,15 +276,17 @@ struct Adam<'a> {
     /// The first and second moments of each weight's gradient.
     m: Vec<f64>,
     v: Vec<f64>,
-    /// Whether some training sample reads the weight: the others stay at 0.
+    /// Whether some training sample reads the weight: the others stay at their start.
     seen: Vec<bool>,
+    /// Where each weight started, which the L2 penalty pulls it back towards.
+    start: Vec<f32>,
     gradient: Vec<f64>,
     /// Steps taken.
     t: usize,
 }
 
 impl<'a> Adam<'a> {
-    fn new(train: &[&Sample], config: &'a FitConfig) -> Adam<'a> {
+    fn new(train: &[&Sample], config: &'a FitConfig, start: Vec<f32>) -> Adam<'a> {
         let n = WEIGHTS_PER_PHASE;
         let mut seen = vec![false; n];
         for s in train {
@@ -264,6 +300,7 @@ impl<'a> Adam<'a> {
             m: vec![0.0; n],
             v: vec![0.0; n],
             seen,
+            start,
             gradient: vec![0.0; n],
             t: 0,
         }
@@ -293,7 +330,7 @@ impl<'a> Adam<'a> {
         let (c1, c2) = (1.0 - BETA1.powi(t), 1.0 - BETA2.powi(t));
         for i in (0..weights.len()).filter(|&i| self.seen[i]) {
             let l2 = if i >= BIAS { 0.0 } else { self.config.l2 };
-            let g = self.gradient[i] * scale + 2.0 * l2 * f64::from(weights[i]);
+            let g = self.gradient[i] * scale + 2.0 * l2 * f64::from(weights[i] - self.start[i]);
             self.m[i] = BETA1 * self.m[i] + (1.0 - BETA1) * g;
             self.v[i] = BETA2 * self.v[i] + (1.0 - BETA2) * g * g;
             weights[i] -= (rate * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + EPSILON)) as f32;
@@ -378,7 +415,7 @@ mod tests {
                 batch,
                 threads: 2,
             };
-            let (values, phases) = fit(&records, &config);
+            let (values, phases) = fit(&records, &config, Start::Zero);
             assert_eq!(values.len(), PHASES * WEIGHTS_PER_PHASE);
             assert_eq!(phases[10].train + phases[10].validation, 8);
             assert!(phases[10].train >= 5, "{:?}", phases[10]);
@@ -394,5 +431,51 @@ mod tests {
                 assert!(w.iter().all(|&v| v == 0), "batch {batch}: phase {phase}");
             }
         }
+    }
+
+    #[test]
+    fn a_fine_tune_keeps_what_no_record_reads_and_moves_the_rest() {
+        let records = tiny_problem();
+        let config = FitConfig {
+            epochs: 300,
+            learning_rate: 0.1,
+            l2: 0.0,
+            played_weight: 1.0,
+            searched_weight: 1.0,
+            batch: 0,
+            threads: 2,
+        };
+        // Start from weights that read every position 3 discs high in every phase: the
+        // constants, and a configuration no record reads (its mirror holds the same value).
+        let mut start = vec![0i16; PHASES * WEIGHTS_PER_PHASE];
+        let map = parameter_map();
+        let unread = 5;
+        for phase in 0..PHASES {
+            start[phase * WEIGHTS_PER_PHASE + BIAS] = 3 * DISC as i16;
+            for i in (0..BIAS).filter(|&i| map[i] == map[unread]) {
+                start[phase * WEIGHTS_PER_PHASE + i] = 77;
+            }
+        }
+        let (values, _) = fit(&records, &config, Start::From(&start));
+        for record in records.iter().filter(|r| !is_validation(r)) {
+            let miss = predicted(&values, record) - f64::from(record.score);
+            assert!(miss.abs() < 0.5, "{record} missed by {miss}");
+        }
+        // Phases without records keep their start whole; those with records keep the weight
+        // none of them reads.
+        for phase in 0..PHASES {
+            let w = &values[phase * WEIGHTS_PER_PHASE..(phase + 1) * WEIGHTS_PER_PHASE];
+            assert_eq!(w[unread], 77, "phase {phase}");
+            if !(9..=11).contains(&phase) {
+                let from = &start[phase * WEIGHTS_PER_PHASE..(phase + 1) * WEIGHTS_PER_PHASE];
+                assert_eq!(w, from, "phase {phase}");
+            }
+        }
+        // A start of zero is the fit from nothing.
+        let zero = vec![0i16; PHASES * WEIGHTS_PER_PHASE];
+        assert_eq!(
+            fit(&records, &config, Start::From(&zero)).0,
+            fit(&records, &config, Start::Zero).0
+        );
     }
 }
