@@ -210,11 +210,24 @@ fn bad_arguments_are_errors_without_output() {
     }
 }
 
-/// `oxello accuracy FILE --empties E --depth D`: its count and errors, in discs.
-fn accuracy(file: &Path, empties: u32, depth: u32) -> (usize, f64, f64, f64) {
+/// `oxello accuracy FILE --empties E --depth D --label L`: its count and errors, in discs.
+fn accuracy(file: &Path, empties: u32, depth: u32, label: Label) -> (usize, f64, f64, f64) {
     let (empties, depth) = (empties.to_string(), depth.to_string());
     let file = file.to_str().unwrap();
-    let output = common::run(&["accuracy", file, "--empties", &empties, "--depth", &depth]);
+    let args = [
+        "accuracy",
+        file,
+        "--empties",
+        &empties,
+        "--depth",
+        &depth,
+        "--label",
+        match label {
+            Label::Exact => "exact",
+            Label::Played => "played",
+        },
+    ];
+    let output = common::run(&args);
     assert!(output.status.success(), "{output:?}");
     let line = String::from_utf8(output.stdout).unwrap();
     // "N positions at E empties, depth D: mean absolute error M discs, root mean square
@@ -234,36 +247,45 @@ fn accuracy(file: &Path, empties: u32, depth: u32) -> (usize, f64, f64, f64) {
 }
 
 #[test]
-fn accuracy_measures_the_evaluation_against_the_exact_records() {
+fn accuracy_measures_the_evaluation_against_the_records_of_a_label() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("accuracy.txt");
     selfplay(&out, &SMALL_RUN);
-    let at_8: Vec<Record> = records(&out)
-        .into_iter()
-        .filter(|r| r.label == Label::Exact && r.position.board.empty_count() == 8)
-        .collect();
-    assert!(at_8.len() >= 5, "{} exact records at 8 empties", at_8.len());
+    // Exact scores from 8 empties down, the games' results above.
+    for (label, empties) in [(Label::Exact, 8), (Label::Played, 30)] {
+        let chosen: Vec<Record> = records(&out)
+            .into_iter()
+            .filter(|r| r.label == label && r.position.board.empty_count() == empties)
+            .collect();
+        assert!(chosen.len() >= 5, "{} {label:?} records", chosen.len());
 
-    // The static evaluation's errors, worked out here from the library's evaluation.
-    let misses: Vec<f64> = at_8
-        .iter()
-        .map(|r| {
-            let centi = oxello::engine::eval::evaluate(&r.position.board);
-            f64::from(centi) / f64::from(oxello::engine::eval::DISC) - f64::from(r.score)
-        })
-        .collect();
-    let n = misses.len() as f64;
-    let mae = misses.iter().map(|m| m.abs()).sum::<f64>() / n;
-    let rms = (misses.iter().map(|m| m * m).sum::<f64>() / n).sqrt();
-    let bias = misses.iter().sum::<f64>() / n;
-    let (count, got_mae, got_rms, got_bias) = accuracy(&out, 8, 0);
-    assert_eq!(count, at_8.len());
-    for (got, want) in [(got_mae, mae), (got_rms, rms), (got_bias, bias)] {
-        assert!((got - want).abs() < 0.006, "{got} against {want}");
+        // The static evaluation's errors, worked out here from the library's evaluation.
+        let misses: Vec<f64> = chosen
+            .iter()
+            .map(|r| {
+                let centi = oxello::engine::eval::evaluate(&r.position.board);
+                f64::from(centi) / f64::from(oxello::engine::eval::DISC) - f64::from(r.score)
+            })
+            .collect();
+        let n = misses.len() as f64;
+        let mae = misses.iter().map(|m| m.abs()).sum::<f64>() / n;
+        let rms = (misses.iter().map(|m| m * m).sum::<f64>() / n).sqrt();
+        let bias = misses.iter().sum::<f64>() / n;
+        let (count, got_mae, got_rms, got_bias) = accuracy(&out, empties, 0, label);
+        assert_eq!(count, chosen.len());
+        for (got, want) in [(got_mae, mae), (got_rms, rms), (got_bias, bias)] {
+            assert!(
+                (got - want).abs() < 0.006,
+                "{label:?}: {got} against {want}"
+            );
+        }
+        assert!(
+            mae > 0.0,
+            "a static evaluation misses some {label:?} scores"
+        );
     }
-    assert!(mae > 0.0, "a static evaluation misses some exact scores");
 
     // A search as deep as the empties plays the game out: it makes no error.
-    let (_, mae, rms, bias) = accuracy(&out, 8, 8);
+    let (_, mae, rms, bias) = accuracy(&out, 8, 8, Label::Exact);
     assert_eq!((mae, rms, bias), (0.0, 0.0, 0.0));
 }

@@ -39,7 +39,8 @@ pub enum Tool {
     /// Fit evaluation weights to training records and write a weights file.
     Train(TrainArgs),
     /// Measure the evaluation: the mean error of the static evaluation (--depth 0) or of a
-    /// fixed-depth search against the exact records of a training-record file.
+    /// fixed-depth search against the exact records (or those of --label) of a training-record
+    /// file.
     Accuracy(AccuracyArgs),
     /// Generate training data: positions labelled by the exact solver (see
     /// src/tools/training/record.rs).

@@ -370,7 +370,7 @@ pub fn run_accuracy(args: &AccuracyArgs) -> ExitCode {
     let positions: Vec<(Board, i32)> = match read_record_files(std::slice::from_ref(file)) {
         Ok(records) => records
             .iter()
-            .filter(|r| r.label == Label::Exact && r.position.board.empty_count() == empties)
+            .filter(|r| r.label == args.label && r.position.board.empty_count() == empties)
             .map(|r| (r.position.board, r.score))
             .collect(),
         Err(e) => {
@@ -380,8 +380,9 @@ pub fn run_accuracy(args: &AccuracyArgs) -> ExitCode {
     };
     if positions.is_empty() {
         eprintln!(
-            "oxello accuracy: {}: no exact record with {empties} empties",
-            file.display()
+            "oxello accuracy: {}: no {} record with {empties} empties",
+            file.display(),
+            args.label.word()
         );
         return ExitCode::FAILURE;
     }
@@ -458,7 +459,7 @@ pub struct TrainArgs {
 
 #[derive(Args)]
 pub struct AccuracyArgs {
-    /// A record file (from `oxello selfplay`, binary or text); its `exact` records at
+    /// A record file (from `oxello selfplay`, binary or text); its records of --label at
     /// --empties are used.
     pub file: PathBuf,
     /// Use the positions with this many empties.
@@ -467,6 +468,11 @@ pub struct AccuracyArgs {
     /// Search depth, 0 for the static evaluation.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=30))]
     pub depth: u32,
+    /// The records to measure against, by label: `exact` (the solver's scores), `played`
+    /// (the games' results: held-out tournament games judge the midgame this way, noisily)
+    /// or `searched`.
+    #[arg(long, default_value = "exact", value_parser = str::parse::<Label>)]
+    pub label: Label,
 }
 
 #[derive(Args)]

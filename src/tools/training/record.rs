@@ -90,6 +90,11 @@ impl Label {
         }
     }
 
+    /// The label named by its word in the text format.
+    fn named(word: &str) -> Option<Label> {
+        Label::ALL.into_iter().find(|l| l.word() == word)
+    }
+
     /// The label's bits in a binary record's flags.
     fn flag(self) -> u8 {
         match self {
@@ -97,6 +102,15 @@ impl Label {
             Label::Searched => SEARCHED,
             Label::Played => PLAYED,
         }
+    }
+}
+
+impl std::str::FromStr for Label {
+    type Err = String;
+
+    fn from_str(word: &str) -> Result<Label, String> {
+        Label::named(word)
+            .ok_or_else(|| format!("label '{word}' is not 'exact', 'played' or 'searched'"))
     }
 }
 
@@ -195,14 +209,7 @@ pub fn parse_record(line: &str) -> Result<Option<Record>, ParseError> {
         .ok()
         .filter(|s: &i32| (-64..=64).contains(s))
         .ok_or_else(|| ParseError(format!("score '{score}' is not a number from -64 to 64")))?;
-    let label = Label::ALL
-        .into_iter()
-        .find(|l| l.word() == label)
-        .ok_or_else(|| {
-            ParseError(format!(
-                "label '{label}' is not 'exact', 'played' or 'searched'"
-            ))
-        })?;
+    let label: Label = label.parse().map_err(ParseError)?;
     Ok(Some(Record {
         position,
         score,
