@@ -93,26 +93,7 @@ fn mean_absolute_error(eval_file: &Path, records: &Path, empties: u32) -> f64 {
 fn trained_weights_load_and_fit_their_data_better_than_zero_weights() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("records.bin");
-    let out = oxello(&[
-        "selfplay",
-        "--out",
-        common::path_str(&data),
-        "--games",
-        "20",
-        "--exact-empties",
-        "10",
-        "--seed",
-        "3",
-        "--noise-depth",
-        "2",
-        "--threads",
-        "1",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    selfplay(&data, "20", "3");
 
     let weights = dir.path().join("trained.bin");
     let out = train_on_1_and_3_threads(&data, &weights, &[]);

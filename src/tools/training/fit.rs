@@ -382,6 +382,20 @@ mod tests {
             .collect()
     }
 
+    /// 300 passes in batches of `batch` samples (0: full batch) on 2 threads, every label
+    /// weighed alike, no L2 penalty.
+    fn unpenalised(batch: usize) -> FitConfig {
+        FitConfig {
+            epochs: 300,
+            learning_rate: 0.1,
+            l2: 0.0,
+            played_weight: 1.0,
+            searched_weight: 1.0,
+            batch,
+            threads: 2,
+        }
+    }
+
     /// What the weights file's `values` say of `record`'s position, in discs: the sum the
     /// evaluation makes, worked out here from the file's layout.
     fn predicted(values: &[i16], record: &Record) -> f64 {
@@ -406,16 +420,7 @@ mod tests {
         // Full batch, and mini-batches of 2 of the phase's 5 to 8 training samples.
         for batch in [0, 2] {
             let records = tiny_problem();
-            let config = FitConfig {
-                epochs: 300,
-                learning_rate: 0.1,
-                l2: 0.0,
-                played_weight: 1.0,
-                searched_weight: 1.0,
-                batch,
-                threads: 2,
-            };
-            let (values, phases) = fit(&records, &config, Start::Zero);
+            let (values, phases) = fit(&records, &unpenalised(batch), Start::Zero);
             assert_eq!(values.len(), PHASES * WEIGHTS_PER_PHASE);
             assert_eq!(phases[10].train + phases[10].validation, 8);
             assert!(phases[10].train >= 5, "{:?}", phases[10]);
@@ -436,15 +441,7 @@ mod tests {
     #[test]
     fn a_fine_tune_keeps_what_no_record_reads_and_moves_the_rest() {
         let records = tiny_problem();
-        let config = FitConfig {
-            epochs: 300,
-            learning_rate: 0.1,
-            l2: 0.0,
-            played_weight: 1.0,
-            searched_weight: 1.0,
-            batch: 0,
-            threads: 2,
-        };
+        let config = unpenalised(0);
         // Start from weights that read every position 3 discs high in every phase: the
         // constants, and a configuration no record reads (its mirror holds the same value).
         let mut start = vec![0i16; PHASES * WEIGHTS_PER_PHASE];
