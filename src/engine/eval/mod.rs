@@ -27,10 +27,7 @@ static ACTIVE: OnceLock<Weights> = OnceLock::new();
 /// their checksum. Call it before the first evaluation: the choice cannot change afterwards.
 pub fn load(path: Option<&Path>) -> Result<u64, String> {
     let weights = match path {
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
-        }
+        Some(path) => Weights::read(path)?,
         None => Weights::from_bytes(EMBEDDED).map_err(|e| format!("embedded weights: {e}"))?,
     };
     let checksum = weights.checksum();

@@ -102,6 +102,12 @@ impl Weights {
         })
     }
 
+    /// Reads and checks the weights file at `path`; an error names the file.
+    pub fn read(path: &std::path::Path) -> Result<Weights, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
     /// The file of `values` (`WEIGHTS_PER_PHASE` per phase), header included.
     pub fn to_bytes(values: &[i16]) -> Vec<u8> {
         assert_eq!(
@@ -112,6 +118,11 @@ impl Weights {
         let payload: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
         let fields = [FEATURE_SET, PHASES as u32, WEIGHTS_PER_PHASE as u32].map(Field::U32);
         frame(MAGIC, VERSION, &fields, &payload)
+    }
+
+    /// Every phase's weights, in the file's order (`WEIGHTS_PER_PHASE` per phase).
+    pub fn values(&self) -> &[i16] {
+        &self.values
     }
 
     /// One phase's weights.

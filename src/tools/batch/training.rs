@@ -4,7 +4,7 @@
 use crate::base::datafile::{remove_stale_temporaries, write_atomically};
 use crate::engine::board::Board;
 use crate::engine::eval::evaluate;
-use crate::engine::eval::weights::{Weights, PHASES, PHASE_WIDTH, WEIGHTS_PER_PHASE};
+use crate::engine::eval::weights::{Weights, PHASE_WIDTH, WEIGHTS_PER_PHASE};
 use crate::engine::eval::DISC;
 use crate::engine::game::Game;
 use crate::engine::tt::TranspositionTable;
@@ -272,14 +272,16 @@ pub fn run_train(args: &TrainArgs) -> ExitCode {
         batch: args.batch,
         threads: threads_or_cores(args.threads),
     };
-    let start = match args.init.as_deref().map(read_start).transpose() {
-        Ok(start) => start,
+    let init = match args.init.as_deref().map(Weights::read).transpose() {
+        Ok(init) => init,
         Err(e) => {
             eprintln!("oxello train: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let start = start.as_deref().map_or(fit::Start::Zero, fit::Start::From);
+    let start = init
+        .as_ref()
+        .map_or(fit::Start::Zero, |w| fit::Start::From(w.values()));
     let (values, phases) = fit::fit(&records, &config, start);
     print_phases(&phases);
     if let Err(e) = check_fit(&values, &phases) {
@@ -299,16 +301,6 @@ pub fn run_train(args: &TrainArgs) -> ExitCode {
         started.elapsed().as_secs_f64()
     );
     ExitCode::SUCCESS
-}
-
-/// The values of a weights file to start a fit from (`--init`), checked as the engine checks
-/// the weights it loads.
-fn read_start(path: &std::path::Path) -> Result<Vec<i16>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let weights = Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok((0..PHASES)
-        .flat_map(|p| weights.phase(p).to_vec())
-        .collect())
 }
 
 /// Refuses weights that would play as nonsense: a phase that diverged to non-finite values

@@ -247,7 +247,8 @@ fn adam(train: &[&Sample], config: &FitConfig, phase: usize, start: Vec<f32>) ->
         return weights;
     }
     if weights.iter().all(|&w| w == 0.0) {
-        // Start the constant at the mean score, so that the patterns learn the rest.
+        // A fit from nothing (a start of all zeros, read or not): start the constant at the
+        // mean score, so that the patterns learn the rest.
         weights[BIAS] = train.iter().map(|s| s.target).sum::<f32>() / train.len() as f32;
     }
     let mut optimiser = Adam::new(train, config, start);

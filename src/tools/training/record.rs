@@ -90,11 +90,6 @@ impl Label {
         }
     }
 
-    /// The label named by its word in the text format.
-    fn named(word: &str) -> Option<Label> {
-        Label::ALL.into_iter().find(|l| l.word() == word)
-    }
-
     /// The label's bits in a binary record's flags.
     fn flag(self) -> u8 {
         match self {
@@ -108,8 +103,11 @@ impl Label {
 impl std::str::FromStr for Label {
     type Err = String;
 
+    /// The label named by its word in the text format.
     fn from_str(word: &str) -> Result<Label, String> {
-        Label::named(word)
+        Label::ALL
+            .into_iter()
+            .find(|l| l.word() == word)
             .ok_or_else(|| format!("label '{word}' is not 'exact', 'played' or 'searched'"))
     }
 }
