@@ -132,9 +132,18 @@ impl Deadlines {
         self.hard.store(nanos(hard), Ordering::Relaxed);
     }
 
-    /// Whether `elapsed` is past the soft limit.
-    pub(crate) fn past_soft(&self, elapsed: Duration) -> bool {
-        nanos(Some(elapsed)) >= self.soft.load(Ordering::Relaxed)
+    /// Whether `elapsed` is past the soft limit stretched by `stretch` (more than 1: later).
+    /// Only a soft limit before the hard one stretches, as a game clock's plan sets them: a
+    /// fixed time a move (`--move-time`, the two limits alike) has no later move to give what
+    /// a settled search leaves, nor room to go past, so it is spent whole.
+    pub(crate) fn past_soft(&self, elapsed: Duration, stretch: f64) -> bool {
+        let soft = self.soft.load(Ordering::Relaxed);
+        let elapsed = if soft < self.hard.load(Ordering::Relaxed) {
+            elapsed.div_f64(stretch)
+        } else {
+            elapsed
+        };
+        nanos(Some(elapsed)) >= soft
     }
 
     /// Whether `elapsed` is past the hard limit.
@@ -311,5 +320,22 @@ impl Watch {
             nodes: self.nodes.load(Ordering::Relaxed),
             elapsed: state.start?.elapsed(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_soft_limit_before_the_hard_one_stretches() {
+        let ms = Duration::from_millis;
+        let clock = Deadlines::new(Some(ms(1000)), Some(ms(3000)));
+        assert!(!clock.past_soft(ms(1500), 1.6));
+        assert!(clock.past_soft(ms(1700), 1.6));
+        assert!(clock.past_soft(ms(750), 0.7));
+        let fixed = Deadlines::new(Some(ms(1000)), Some(ms(1000)));
+        assert!(!fixed.past_soft(ms(750), 0.7));
+        assert!(fixed.past_soft(ms(1000), 1.6));
     }
 }

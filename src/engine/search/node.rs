@@ -209,10 +209,10 @@ impl<'a> Searcher<'a> {
     }
 
     /// Whether the time after which no iteration starts, stretched by `stretch` (more than 1:
-    /// later), has passed.
+    /// later) where it stretches ([`Deadlines::past_soft`]), has passed.
     pub(crate) fn past_soft_deadline(&self, stretch: f64) -> bool {
-        let elapsed = self.shared.clock.elapsed().div_f64(stretch);
-        self.shared.deadlines.past_soft(elapsed)
+        let elapsed = self.shared.clock.elapsed();
+        self.shared.deadlines.past_soft(elapsed, stretch)
     }
 
     /// Whether the whole search is over, or a split point this thread searches below was cut
