@@ -4,7 +4,7 @@
 use crate::common;
 
 /// The total search nodes of `oxello bench --threads 1`.
-const SIGNATURE: u64 = 69_274_701;
+const SIGNATURE: u64 = 69_126_662;
 
 #[test]
 fn bench_prints_the_expected_signature() {

@@ -9,7 +9,7 @@
 //! away (a pass neither). A game that ends early, both sides passing, is scored as it ends.
 
 use super::endgame::levels::MIDGAME_PROBCUT_LEVEL;
-use super::movelist::MoveList;
+use super::movelist::{fastest_first, MoveList};
 use super::node::{NodeKind, Searcher, INFINITY, MAX_SCORE};
 use super::probcut::{midgame_shallow_depth, MIDGAME_MARGIN, MIDGAME_MIN_DEPTH, MIDGAME_MODEL};
 use crate::engine::board::{flips, Board, Squares};
@@ -180,7 +180,10 @@ impl Searcher<'_> {
 
     /// The moves of a midgame node of depth 2 or more (shallower ones have no list), the hash
     /// move first (see [`Self::search_moves`]), the others sorted by the evaluation after the
-    /// move: a one-ply search, each child counted as a node.
+    /// move: a one-ply search, each child counted as a node. Two plies from the leaves, where
+    /// those evaluations cost about what the search below them does, the cheap
+    /// [`fastest_first`] key sorts instead: at depth 20 on 40 midgame positions, 6% more nodes
+    /// in 16% less time.
     fn midgame_moves(
         &mut self,
         b: &Board,
@@ -196,6 +199,10 @@ impl Searcher<'_> {
             // while the evaluations below keep the processor busy.
             if node.depth > 2 {
                 Self::prefetch_children(s.tt.whole(), b, list);
+            }
+            if node.depth == 2 {
+                list.key(b, |_, child| fastest_first(child));
+                return;
             }
             let children = Children::of(b);
             list.key(b, |sq, child| -children.evaluate(sq, child));

@@ -1,6 +1,8 @@
-//! Move lists: the legal moves of a node with their flips and sort keys.
+//! Move lists: the legal moves of a node with their flips and sort keys, and the cheap key
+//! that sorts moves without an evaluation.
 
-use crate::engine::board::{flips, Board, Squares};
+use crate::engine::board::{flips, legal_moves, neighbours, Board, Squares, CORNERS};
+use crate::engine::stability::corner_stable;
 
 /// The legal moves of a node with sort keys, handed out best first (a selection sort, which
 /// costs little when an early move cuts off). Searches borrow it, so that it is not copied
@@ -92,4 +94,22 @@ impl MoveList {
         self.moves[i] = self.moves[self.len];
         (u32::from(m.sq), m.flips)
     }
+}
+
+/// The replies the opponent has after a move, corners counted twice: fewer is better.
+#[inline]
+pub(crate) fn weighted_replies(child: &Board) -> i32 {
+    let replies = legal_moves(child.player, child.opponent);
+    (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
+}
+
+/// A sort key for the move to `child` (higher first) that needs no evaluation: the fewest
+/// opponent replies (corners counted twice), then the mover's discs held by corners and the
+/// opponent's potential mobility. Fast to compute and fast to refute with: the endgame
+/// orders by it, and so do the midgame's nodes 2 plies from the leaves.
+#[inline]
+pub(crate) fn fastest_first(child: &Board) -> i32 {
+    let potential = (neighbours(child.opponent) & child.empties()).count_ones() as i32;
+    let held = corner_stable(child.opponent).count_ones() as i32;
+    -16 * weighted_replies(child) + 4 * held - potential
 }

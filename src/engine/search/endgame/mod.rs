@@ -10,12 +10,11 @@
 pub mod last;
 pub(crate) mod levels;
 
-use super::movelist::MoveList;
+use super::movelist::{fastest_first, weighted_replies, MoveList};
 use super::node::{NodeKind, Searcher, INFINITY};
 use super::probcut::{endgame_shallow_depth, ENDGAME_MODEL};
-use crate::engine::board::{legal_moves, neighbours, Board, CORNERS};
+use crate::engine::board::Board;
 use crate::engine::eval::{Children, DISC};
-use crate::engine::stability::corner_stable;
 use crate::engine::tt::{Part, NO_MOVE};
 use last::{odd_quadrants, solve_shallow, stability_bound};
 use levels::{endgame_depth, endgame_level, margin, EXACT_LEVEL};
@@ -245,21 +244,12 @@ fn reply_weight(depth: i32) -> i32 {
     (6 * DISC) >> depth.min(2)
 }
 
-/// The replies the opponent has after a move, corners counted twice: fewer is better.
-#[inline]
-fn weighted_replies(child: &Board) -> i32 {
-    let replies = legal_moves(child.player, child.opponent);
-    (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
-}
-
-/// Endgame move ordering: fewest opponent replies (corners counted twice), then the mover's
-/// discs held by corners, moves into odd quadrants and the opponent's potential mobility.
+/// Endgame move ordering: [`fastest_first`], moves into odd quadrants preferred among moves
+/// alike.
 fn order_fastest_first(b: &Board, list: &mut MoveList) {
     let odd = odd_quadrants(b.empties());
     list.key(b, |sq, child| {
-        let potential = (neighbours(child.opponent) & child.empties()).count_ones() as i32;
-        let held = corner_stable(child.opponent).count_ones() as i32;
         let parity = if odd >> sq & 1 == 1 { 4 } else { 0 };
-        -16 * weighted_replies(child) + 4 * held + parity - potential
+        fastest_first(child) + parity
     });
 }
