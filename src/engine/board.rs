@@ -18,6 +18,10 @@ pub const ROW_1: u64 = 0x0000_0000_0000_00FF;
 pub const ROW_8: u64 = 0xFF00_0000_0000_0000;
 pub const EDGES: u64 = FILE_A | FILE_H | ROW_1 | ROW_8;
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// The edge squares next to a corner (b1, g1, a2, h2, ...).
+pub const C_SQUARES: u64 = 0x4281_0000_0000_8142;
+/// The squares diagonal to a corner (b2, g2, b7, g7).
+pub const X_SQUARES: u64 = 0x0042_0000_0000_4200;
 pub const DIAGONAL_A1H8: u64 = 0x8040_2010_0804_0201;
 
 /// The squares next to any square of `x` (king moves), without wrapping across the board edge.
