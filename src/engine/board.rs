@@ -19,9 +19,9 @@ pub const ROW_8: u64 = 0xFF00_0000_0000_0000;
 pub const EDGES: u64 = FILE_A | FILE_H | ROW_1 | ROW_8;
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// The edge squares next to a corner (b1, g1, a2, h2, ...).
-pub const C_SQUARES: u64 = 0x4281_0000_0000_8142;
+pub const C_SQUARES: u64 = neighbours(CORNERS) & EDGES;
 /// The squares diagonal to a corner (b2, g2, b7, g7).
-pub const X_SQUARES: u64 = 0x0042_0000_0000_4200;
+pub const X_SQUARES: u64 = neighbours(CORNERS) & !EDGES;
 pub const DIAGONAL_A1H8: u64 = 0x8040_2010_0804_0201;
 
 /// The squares next to any square of `x` (king moves), without wrapping across the board edge.
@@ -430,5 +430,28 @@ impl fmt::Display for Position {
                 Color::White => "white",
             }
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn c_and_x_squares_are_a_corner_s_neighbours_on_and_off_the_edge() {
+        let (mut c, mut x) = (0u64, 0u64);
+        for sq in 0..64i32 {
+            let (file, row) = (sq % 8, sq / 8);
+            let next_to_corner = [(0, 0), (0, 7), (7, 0), (7, 7)]
+                .iter()
+                .any(|&(f, r)| (file - f).abs().max((row - r).abs()) == 1);
+            let on_edge = file == 0 || file == 7 || row == 0 || row == 7;
+            match (next_to_corner, on_edge) {
+                (true, true) => c |= 1 << sq,
+                (true, false) => x |= 1 << sq,
+                _ => {}
+            }
+        }
+        assert_eq!((C_SQUARES, X_SQUARES), (c, x));
     }
 }

@@ -164,16 +164,17 @@ impl Searcher<'_> {
         }
         let mut best = -INFINITY;
         let children = Children::of(b);
-        for region in LEAF_ORDER {
-            for sq in Squares(moves & region) {
-                self.visit();
-                let child = b.apply(sq, flips(b.player, b.opponent, sq));
-                let score = -children.evaluate(sq, &child);
-                if score > best {
-                    best = score;
-                    if score >= beta {
-                        return best;
-                    }
+        for sq in LEAF_ORDER
+            .iter()
+            .flat_map(|&region| Squares(moves & region))
+        {
+            self.visit();
+            let child = b.apply(sq, flips(b.player, b.opponent, sq));
+            let score = -children.evaluate(sq, &child);
+            if score > best {
+                best = score;
+                if score >= beta {
+                    break;
                 }
             }
         }
@@ -211,15 +212,13 @@ impl Searcher<'_> {
         let mut list = MoveList::unkeyed(b, moves);
         let order = |s: &mut Self, list: &mut MoveList| {
             s.count_scored(list);
-            // Children of 2 plies or more probe the table: start their buckets' loads now,
-            // while the evaluations below keep the processor busy.
-            if node.depth > 2 {
-                Self::prefetch_children(s.tt.whole(), b, list);
-            }
             if node.depth == 2 {
                 list.key(b, |_, child| fastest_first(child));
                 return;
             }
+            // Children of 2 plies or more probe the table: start their buckets' loads now,
+            // while the evaluations below keep the processor busy.
+            Self::prefetch_children(s.tt.whole(), b, list);
             let children = Children::of(b);
             list.key(b, |sq, child| -children.evaluate(sq, child));
         };
@@ -239,23 +238,5 @@ mod tests {
             seen |= region;
         }
         assert_eq!(seen, u64::MAX);
-    }
-
-    #[test]
-    fn c_and_x_squares_are_a_corner_s_neighbours_on_and_off_the_edge() {
-        let (mut c, mut x) = (0u64, 0u64);
-        for sq in 0..64i32 {
-            let (file, row) = (sq % 8, sq / 8);
-            let next_to_corner = [(0, 0), (0, 7), (7, 0), (7, 7)]
-                .iter()
-                .any(|&(f, r)| (file - f).abs().max((row - r).abs()) == 1);
-            let on_edge = file == 0 || file == 7 || row == 0 || row == 7;
-            match (next_to_corner, on_edge) {
-                (true, true) => c |= 1 << sq,
-                (true, false) => x |= 1 << sq,
-                _ => {}
-            }
-        }
-        assert_eq!((C_SQUARES, X_SQUARES), (c, x));
     }
 }
