@@ -7,7 +7,7 @@
 use oxello::base::datafile::{checksum, FrameError};
 use oxello::engine::board::{flips, neighbours, Board, Squares};
 use oxello::engine::eval::patterns::{
-    after_move, carried, indices, offset_indices, Shape, INSTANCES, OFFSETS, SHAPES,
+    after_move, after_own_move, carried, indices, offset_indices, Shape, INSTANCES, OFFSETS, SHAPES,
 };
 use oxello::engine::eval::weights::{Weights, WeightsError, PHASES, SCALARS, WEIGHTS_PER_PHASE};
 use oxello::engine::eval::{count_indices, evaluate, Children, COUNT_TABLES};
@@ -195,6 +195,26 @@ proptest! {
             prop_assert_eq!(carried, reference_indices(&child));
             prop_assert!(lanes[INSTANCES..].iter().all(|&l| l == 0));
             prop_assert_eq!(children.evaluate(sq, &child), evaluate(&child));
+        }
+    }
+
+    #[test]
+    fn indices_carried_over_the_movers_own_move_match_a_plain_reading(seed in any::<u64>(), plies in 0u32..59) {
+        let b = random_walk(Board::START, seed | 1, plies);
+        let own = carried(&b);
+        for sq in Squares(b.moves()) {
+            let flipped = flips(b.player, b.opponent, sq);
+            let child = b.apply(sq, flipped);
+            let lanes = after_own_move(&own, sq, flipped);
+            let carried: Vec<u32> = offset_indices(&lanes).collect();
+            prop_assert_eq!(carried, reference_indices(&child.pass()));
+            prop_assert!(lanes[INSTANCES..].iter().all(|&l| l == 0));
+            let (grandchildren, plain) = (Children::carried(&child, &lanes), Children::of(&child));
+            for reply in Squares(child.moves()) {
+                let grandchild = child.apply(reply, flips(child.player, child.opponent, reply));
+                prop_assert_eq!(grandchildren.evaluate(reply, &grandchild), plain.evaluate(reply, &grandchild));
+                prop_assert_eq!(plain.evaluate(reply, &grandchild), evaluate(&grandchild));
+            }
         }
     }
 

@@ -170,6 +170,16 @@ impl Children {
         }
     }
 
+    /// The children of `parent`, whose indices read from its opponent's side
+    /// ([`patterns::carried`] of `parent` passed) are `indices`, carried from elsewhere.
+    #[inline]
+    pub fn carried(parent: &Board, indices: &patterns::Carried) -> Children {
+        Children {
+            opponent: parent.opponent,
+            indices: *indices,
+        }
+    }
+
     /// [`evaluate`] of `child`, the parent after its move on `sq`.
     #[inline]
     pub fn evaluate(&self, sq: u32, child: &Board) -> i32 {

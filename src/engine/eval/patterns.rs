@@ -385,6 +385,22 @@ pub fn after_move(parent: &Carried, sq: u32, flipped: u64) -> Carried {
     next
 }
 
+/// The indices of a board after its side to move played `sq`, flipping `flipped`, from its
+/// indices `own` read from that side (so from the side that moved, who is the child's
+/// opponent): `sq` goes from empty to the mover, and each square of `flipped` from the other
+/// side to the mover.
+#[inline]
+pub fn after_own_move(own: &Carried, sq: u32, flipped: u64) -> Carried {
+    let mut next = *own;
+    add(&mut next, &SQUARE_DIGITS[sq as usize], 1);
+    for f in Squares(flipped) {
+        for (lane, digit) in next.iter_mut().zip(&SQUARE_DIGITS[f as usize]) {
+            *lane -= digit;
+        }
+    }
+    next
+}
+
 /// Lane-by-lane `lanes += digit * times`, which the compiler turns into a few vector
 /// operations.
 #[inline(always)]
