@@ -170,25 +170,6 @@ fn damaged_or_foreign_binary_files_are_refused() {
     assert_refused(dir.path(), &damaged, "not a training record file");
 }
 
-/// The value of a plain `depth`-ply negamax of the built-in evaluation (a pass costs no ply,
-/// a finished game scores its discs), in the evaluation's units.
-fn negamax(board: &oxello::engine::board::Board, depth: u32) -> i32 {
-    use oxello::engine::eval::{evaluate, DISC};
-    if board.is_game_over() {
-        return board.final_score() * DISC;
-    }
-    if depth == 0 {
-        return evaluate(board);
-    }
-    if board.moves() == 0 {
-        return -negamax(&board.pass(), depth);
-    }
-    oxello::engine::board::Squares(board.moves())
-        .map(|sq| -negamax(&board.play(sq).unwrap(), depth - 1))
-        .max()
-        .unwrap()
-}
-
 /// The records of a text file: position, score and label words.
 fn text_records(file: &Path) -> Vec<(String, i32, String)> {
     std::fs::read_to_string(file)
@@ -264,7 +245,10 @@ fn relabel_exact_gives_the_chosen_records_their_minimax_value() {
     let options = ["--empties", "7-9", "--exact"];
     // A plain minimax to the end: a depth no game of 9 empties reaches.
     let run = relabel_run(&options, 7..=9, |board| {
-        (negamax(board, 64) / oxello::engine::eval::DISC, "exact")
+        (
+            common::negamax(board, 64) / oxello::engine::eval::DISC,
+            "exact",
+        )
     });
     assert!(run.count >= 9 * 2, "{} relabelled", run.count);
     let count = format!("{} relabelled by exact solves", run.count);
@@ -282,7 +266,7 @@ fn relabel_exact_gives_the_chosen_records_their_minimax_value() {
 
 /// The label a depth-2 relabelling gives `board`: a plain negamax's value, in whole discs.
 fn depth2_label(board: &oxello::engine::board::Board) -> (i32, &'static str) {
-    let value = negamax(board, 2) as f64 / oxello::engine::eval::DISC as f64;
+    let value = common::negamax(board, 2) as f64 / oxello::engine::eval::DISC as f64;
     (value.round().clamp(-64.0, 64.0) as i32, "searched")
 }
 

@@ -440,3 +440,28 @@ fn a_clock_too_short_for_the_solve_searches_selective_endgame_stages_first() {
         assert_eq!(done.score, exact.score);
     }
 }
+
+/// Without ProbCut a midgame search is exact: every node's pattern indices, carried from its
+/// parent's over the move at either parity of depth, evaluate as a plain reading does.
+#[test]
+fn searches_without_probcut_find_the_plain_negamax_value() {
+    let tt = oxello::engine::tt::TranspositionTable::new(1);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    for plies in (4..=52).step_by(6) {
+        let b = common::random_walk(Board::START, 7, plies);
+        if b.is_game_over() {
+            continue;
+        }
+        for depth in 1..=5 {
+            let limits = Limits {
+                depth: Some(depth),
+                // Never an exact solve: every iteration a midgame one.
+                exact_empties: Some(0),
+                probcut: false,
+                ..Limits::default()
+            };
+            let r = oxello::engine::search::search(&tt, &stop, &b, &limits, |_| {});
+            assert_eq!(r.score, common::negamax(&b, depth), "{b:?} depth {depth}");
+        }
+    }
+}

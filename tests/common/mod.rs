@@ -338,3 +338,22 @@ pub fn reference_moves(p: u64, o: u64) -> u64 {
         .filter(|&sq| reference_flips(p, o, sq) != 0)
         .fold(0, |m, sq| m | 1 << sq)
 }
+
+/// The value of a plain `depth`-ply negamax of the built-in evaluation (a pass costs no ply,
+/// a finished game scores its discs), in the evaluation's units.
+pub fn negamax(board: &oxello::engine::board::Board, depth: u32) -> i32 {
+    use oxello::engine::eval::{evaluate, DISC};
+    if board.is_game_over() {
+        return board.final_score() * DISC;
+    }
+    if depth == 0 {
+        return evaluate(board);
+    }
+    if board.moves() == 0 {
+        return -negamax(&board.pass(), depth);
+    }
+    oxello::engine::board::Squares(board.moves())
+        .map(|sq| -negamax(&board.play(sq).unwrap(), depth - 1))
+        .max()
+        .unwrap()
+}

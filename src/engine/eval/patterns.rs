@@ -377,12 +377,7 @@ pub fn offset_indices(lanes: &Carried) -> impl Iterator<Item = u32> + '_ {
 /// `flipped` from the child's side to move to its opponent.
 #[inline]
 pub fn after_move(parent: &Carried, sq: u32, flipped: u64) -> Carried {
-    let mut next = *parent;
-    add(&mut next, &SQUARE_DIGITS[sq as usize], 2);
-    for f in Squares(flipped) {
-        add(&mut next, &SQUARE_DIGITS[f as usize], 1);
-    }
-    next
+    carry(parent, sq, flipped, 2, 1)
 }
 
 /// The indices of a board after its side to move played `sq`, flipping `flipped`, from its
@@ -391,21 +386,29 @@ pub fn after_move(parent: &Carried, sq: u32, flipped: u64) -> Carried {
 /// side to the mover.
 #[inline]
 pub fn after_own_move(own: &Carried, sq: u32, flipped: u64) -> Carried {
-    let mut next = *own;
-    add(&mut next, &SQUARE_DIGITS[sq as usize], 1);
+    carry(own, sq, flipped, 1, MINUS_ONE)
+}
+
+/// -1 in lane arithmetic, which wraps: a digit going from 2 to 1.
+const MINUS_ONE: u16 = u16::MAX;
+
+/// `lanes` after a move on `sq` that adds `played` to its digit and `flip` to each digit of
+/// `flipped`.
+#[inline(always)]
+fn carry(lanes: &Carried, sq: u32, flipped: u64, played: u16, flip: u16) -> Carried {
+    let mut next = *lanes;
+    add(&mut next, &SQUARE_DIGITS[sq as usize], played);
     for f in Squares(flipped) {
-        for (lane, digit) in next.iter_mut().zip(&SQUARE_DIGITS[f as usize]) {
-            *lane -= digit;
-        }
+        add(&mut next, &SQUARE_DIGITS[f as usize], flip);
     }
     next
 }
 
-/// Lane-by-lane `lanes += digit * times`, which the compiler turns into a few vector
-/// operations.
+/// Lane-by-lane `lanes += digit * times`, wrapping (so that `times` may be [`MINUS_ONE`]; the
+/// lanes end as valid indices), which the compiler turns into a few vector operations.
 #[inline(always)]
 fn add(lanes: &mut Carried, digits: &Carried, times: u16) {
     for (lane, digit) in lanes.iter_mut().zip(digits) {
-        *lane += digit * times;
+        *lane = lane.wrapping_add(digit.wrapping_mul(times));
     }
 }

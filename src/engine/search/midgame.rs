@@ -14,7 +14,7 @@
 
 use super::endgame::levels::MIDGAME_PROBCUT_LEVEL;
 use super::movelist::{fastest_first, MoveList};
-use super::node::{NodeKind, Searcher, INFINITY, MAX_SCORE};
+use super::node::{Move, NodeKind, Searcher, INFINITY, MAX_SCORE};
 use super::probcut::{midgame_shallow_depth, MIDGAME_MARGIN, MIDGAME_MIN_DEPTH, MIDGAME_MODEL};
 use crate::engine::board::{flips, Board, Squares, CORNERS, C_SQUARES, EDGES, X_SQUARES};
 use crate::engine::eval::patterns::{after_move, after_own_move, carried, Carried};
@@ -44,29 +44,25 @@ const SPLIT_DEPTH: i32 = 4;
 struct Midgame {
     depth: i32,
     pv: bool,
-    board: Board,
     lanes: Carried,
 }
 
 impl Midgame {
-    /// The lanes of `child`, the board after one of this node's moves.
+    /// The lanes of the child that `(sq, flipped)` makes.
     #[inline]
-    fn child_lanes(&self, child: &Board) -> Carried {
-        // The mover's new discs: the square played, and those flipped from the other side.
-        let played = (child.opponent & self.board.empties()).trailing_zeros();
-        let flipped = child.opponent & self.board.opponent;
-        if self.depth % 2 == 0 {
-            after_own_move(&self.lanes, played, flipped)
+    fn child_lanes(&self, (sq, flipped): Move) -> Carried {
+        if reads_the_mover(self.depth) {
+            after_own_move(&self.lanes, sq, flipped)
         } else {
-            after_move(&self.lanes, played, flipped)
+            after_move(&self.lanes, sq, flipped)
         }
     }
 }
 
 impl NodeKind for Midgame {
     #[inline]
-    fn open(&self, s: &mut Searcher<'_>, child: &Board, alpha: i32, beta: i32) -> i32 {
-        let lanes = self.child_lanes(child);
+    fn open(&self, s: &mut Searcher<'_>, child: &Board, mv: Move, alpha: i32, beta: i32) -> i32 {
+        let lanes = self.child_lanes(mv);
         if self.pv {
             -s.pvs_in(child, self.depth - 1, &lanes, -beta, -alpha)
         } else {
@@ -75,8 +71,8 @@ impl NodeKind for Midgame {
     }
 
     #[inline]
-    fn null(&self, s: &mut Searcher<'_>, child: &Board, alpha: i32) -> i32 {
-        let lanes = self.child_lanes(child);
+    fn null(&self, s: &mut Searcher<'_>, child: &Board, mv: Move, alpha: i32) -> i32 {
+        let lanes = self.child_lanes(mv);
         -s.nws_in(child, self.depth - 1, &lanes, -alpha - 1)
     }
 
@@ -86,15 +82,22 @@ impl NodeKind for Midgame {
     }
 }
 
-/// The pattern indices ([`carried`]) that a midgame node of `depth` holds: read from its side
-/// to move at even depths, from the other side at odd ones. A child's come from its parent's
-/// over the move ([`Midgame::child_lanes`]), read from the same side, which is the child's
-/// other side where it was the parent's own and the reverse: the rule holds all the way down,
-/// and a node of depth 1 holds what its children are evaluated from ([`Children`]). A pass
-/// changes the side to move but not the depth, so its node reads them afresh.
+/// Whether a midgame node of `depth` holds its pattern indices ([`carried`]) read from its
+/// side to move, as it does at even depths; at odd ones they are read from the other side. A
+/// child's come from its parent's over the move ([`Midgame::child_lanes`]), read from the same
+/// side, which is the child's other side where it was the parent's own and the reverse: the
+/// rule holds all the way down, and a node of depth 1 holds what its children are evaluated
+/// from ([`Children`]). A pass changes the side to move but not the depth, so its node reads
+/// them afresh.
+#[inline]
+const fn reads_the_mover(depth: i32) -> bool {
+    depth % 2 == 0
+}
+
+/// The pattern indices of a midgame node of `depth`, read afresh (see [`reads_the_mover`]).
 #[inline]
 fn node_lanes(b: &Board, depth: i32) -> Carried {
-    if depth % 2 == 0 {
+    if reads_the_mover(depth) {
         carried(b)
     } else {
         carried(&b.pass())
@@ -134,7 +137,6 @@ impl Searcher<'_> {
         let node = Midgame {
             depth,
             pv: true,
-            board: *b,
             lanes: *lanes,
         };
         let Some((best, best_sq)) = self.midgame_moves(b, moves, hash_move, (alpha, beta), node)
@@ -182,7 +184,6 @@ impl Searcher<'_> {
         let node = Midgame {
             depth,
             pv: false,
-            board: *b,
             lanes: *lanes,
         };
         let window = (alpha, alpha + 1);
@@ -278,10 +279,10 @@ impl Searcher<'_> {
             // Children of 2 plies or more probe the table: start their buckets' loads now,
             // while the evaluations below keep the processor busy.
             Self::prefetch_children(s.tt.whole(), b, list);
-            let children = if node.depth % 2 == 1 {
-                Children::carried(b, &node.lanes)
-            } else {
+            let children = if reads_the_mover(node.depth) {
                 Children::of(b)
+            } else {
+                Children::carried(b, &node.lanes)
             };
             list.key(b, |sq, child| -children.evaluate(sq, child));
         };
@@ -291,56 +292,7 @@ impl Searcher<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::endgame::levels::EXACT_LEVEL;
-    use super::super::limits::Limits;
-    use super::super::node::Shared;
     use super::*;
-    use crate::base::rng::Rng;
-    use crate::engine::tt::TranspositionTable;
-    use std::sync::atomic::AtomicBool;
-    use std::time::Instant;
-
-    /// A plain negamax of the evaluation, `depth` plies: a pass costs no ply, a finished game
-    /// scores its discs.
-    fn negamax(b: &Board, depth: i32) -> i32 {
-        if b.is_game_over() {
-            return b.final_score() * crate::engine::eval::DISC;
-        }
-        if depth == 0 {
-            return evaluate(b);
-        }
-        if b.moves() == 0 {
-            return -negamax(&b.pass(), depth);
-        }
-        Squares(b.moves())
-            .map(|sq| -negamax(&b.play(sq).expect("legal"), depth - 1))
-            .max()
-            .expect("a move")
-    }
-
-    /// Without ProbCut the search is exact: every node's indices, carried from its parent's
-    /// over the move at either parity of depth, evaluate as a plain reading does.
-    #[test]
-    fn searches_without_probcut_find_the_plain_negamax_value() {
-        let (tt, stop) = (TranspositionTable::new(1), AtomicBool::new(false));
-        let mut rng = Rng::new(7);
-        let mut b = Board::START;
-        while !b.is_game_over() && b.empty_count() > 8 {
-            if b.empty_count().is_multiple_of(6) {
-                let shared = Shared::new(&tt, &stop, (&b, &Limits::default()), Instant::now());
-                for depth in 1..=5 {
-                    let mut s = Searcher::new(&shared, EXACT_LEVEL);
-                    let value = s.pvs(&b, depth, -INFINITY, INFINITY);
-                    assert_eq!(value, negamax(&b, depth), "{b:?} depth {depth}");
-                }
-            }
-            let moves: Vec<u32> = Squares(b.moves()).collect();
-            b = match moves.len() {
-                0 => b.pass(),
-                n => b.play(moves[rng.below(n)]).expect("legal"),
-            };
-        }
-    }
 
     #[test]
     fn the_leaf_order_holds_every_square_once() {

@@ -22,15 +22,19 @@ pub(crate) const INFINITY: i32 = 65 * DISC;
 pub(crate) const MAX_SCORE: i32 = 64 * DISC;
 
 /// How the move loop searches the children of a node, scores from the node's side. A split
-/// point keeps its node's kind for the threads that join it.
+/// point keeps its node's kind for the threads that join it. Each child comes with the move
+/// that made it, its square and flipped discs.
 pub(crate) trait NodeKind: Send + Sync {
     /// A child searched with the window (alpha, beta).
-    fn open(&self, s: &mut Searcher<'_>, child: &Board, alpha: i32, beta: i32) -> i32;
+    fn open(&self, s: &mut Searcher<'_>, child: &Board, mv: Move, alpha: i32, beta: i32) -> i32;
     /// A child's null-window test: is its score above `alpha`?
-    fn null(&self, s: &mut Searcher<'_>, child: &Board, alpha: i32) -> i32;
+    fn null(&self, s: &mut Searcher<'_>, child: &Board, mv: Move, alpha: i32) -> i32;
     /// Whether the subtrees of `b`'s moves outweigh the cost of sharing them among threads.
     fn splits(&self, b: &Board) -> bool;
 }
+
+/// A move: its square and the discs it flips.
+pub(crate) type Move = (u32, u64);
 
 /// A split point as the threads share it, whatever its node's kind.
 type Split = SplitPoint<dyn NodeKind>;
@@ -264,7 +268,7 @@ impl Searcher<'_> {
         order: impl FnOnce(&mut Self, &mut MoveList),
     ) -> Option<(i32, u8)> {
         let first = list.take(hash_move).map(|(sq, f)| {
-            let score = node.open(self, &b.apply(sq, f), alpha, beta);
+            let score = node.open(self, &b.apply(sq, f), (sq, f), alpha, beta);
             (score, sq as u8)
         });
         if self.stopped {
@@ -303,9 +307,9 @@ impl Searcher<'_> {
             };
             let child = b.apply(sq, f);
             let score = if eldest_done {
-                self.null_then_open(&node, &child, alpha, beta)
+                self.null_then_open(&node, &child, (sq, f), alpha, beta)
             } else {
-                node.open(self, &child, alpha, beta)
+                node.open(self, &child, (sq, f), alpha, beta)
             };
             eldest_done = true;
             if self.stopped {
@@ -330,12 +334,13 @@ impl Searcher<'_> {
         &mut self,
         node: &K,
         child: &Board,
+        mv: Move,
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        let s = node.null(self, child, alpha);
+        let s = node.null(self, child, mv, alpha);
         if s > alpha && s < beta && !self.stopped {
-            node.open(self, child, alpha, beta)
+            node.open(self, child, mv, alpha, beta)
         } else {
             s
         }
@@ -405,7 +410,7 @@ impl Searcher<'_> {
                 (sq, f, state.alpha)
             };
             let child = sp.board.apply(sq, f);
-            let score = self.null_then_open(&sp.node, &child, alpha, sp.beta);
+            let score = self.null_then_open(&sp.node, &child, (sq, f), alpha, sp.beta);
             if self.stopped {
                 break;
             }

@@ -11,7 +11,7 @@ pub mod last;
 pub(crate) mod levels;
 
 use super::movelist::{fastest_first, weighted_replies, MoveList};
-use super::node::{NodeKind, Searcher, INFINITY};
+use super::node::{Move, NodeKind, Searcher, INFINITY};
 use super::probcut::{endgame_shallow_depth, ENDGAME_MODEL};
 use crate::engine::board::Board;
 use crate::engine::eval::{Children, DISC};
@@ -50,12 +50,12 @@ struct Exact;
 
 impl NodeKind for Exact {
     #[inline]
-    fn open(&self, s: &mut Searcher<'_>, child: &Board, alpha: i32, beta: i32) -> i32 {
+    fn open(&self, s: &mut Searcher<'_>, child: &Board, _: Move, alpha: i32, beta: i32) -> i32 {
         -s.solve(child, -beta, -alpha)
     }
 
     #[inline]
-    fn null(&self, s: &mut Searcher<'_>, child: &Board, alpha: i32) -> i32 {
+    fn null(&self, s: &mut Searcher<'_>, child: &Board, _: Move, alpha: i32) -> i32 {
         -s.solve(child, -alpha - 1, -alpha)
     }
 
