@@ -6,6 +6,8 @@
 //! Scores are in centi-discs (1/100 of the final disc differential) from the point of view of
 //! the side to move, so a midgame score and an exact endgame score read the same way.
 
+#[cfg(target_feature = "avx2")]
+mod gather;
 pub mod patterns;
 pub mod weights;
 
@@ -148,7 +150,7 @@ pub fn count_indices(b: &Board) -> [u32; COUNT_TABLES.len()] {
 /// scalar features, for the phase of `b`'s empties.
 #[inline]
 pub fn evaluate(b: &Board) -> i32 {
-    weigh(b, patterns::indices(b).into_iter())
+    weigh(b, &patterns::carried(b))
 }
 
 /// Evaluates the children of one board, carrying its pattern indices over each move
@@ -186,14 +188,14 @@ impl Children {
         // What the child's side to move lost to the move.
         let flipped = child.player ^ self.opponent;
         let lanes = patterns::after_move(&self.indices, sq, flipped);
-        weigh(child, patterns::offset_indices(&lanes))
+        weigh(child, &lanes)
     }
 }
 
-/// The weights of `b`'s phase for its pattern `indices`, its count tables and its scalar
-/// features, summed.
+/// The weights of `b`'s phase for its pattern indices `lanes` ([`patterns::Carried`]), its
+/// count tables and its scalar features, summed.
 #[inline(always)]
-fn weigh(b: &Board, indices: impl Iterator<Item = u32>) -> i32 {
+fn weigh(b: &Board, lanes: &patterns::Carried) -> i32 {
     let counts = Counts::of(b);
     let w = active().phase((counts.empties / PHASE_WIDTH) as usize);
     let scalars = counts
@@ -201,9 +203,12 @@ fn weigh(b: &Board, indices: impl Iterator<Item = u32>) -> i32 {
         .iter()
         .zip(&w[BIAS + 1..])
         .fold(i32::from(w[BIAS]), |acc, (&f, &wf)| acc + f * i32::from(wf));
-    let sum = indices
-        .chain(counts.table_indices())
-        .fold(scalars, |acc, i| acc + i32::from(w[i as usize]));
+    let sum = counts
+        .table_indices()
+        .iter()
+        .fold(scalars + patterns::weigh(w, lanes), |acc, &i| {
+            acc + i32::from(w[i as usize])
+        });
     // Within the scores of a finished game: the search's bounds rely on it.
     sum.clamp(-63 * DISC, 63 * DISC)
 }
