@@ -122,6 +122,8 @@ pub(crate) struct Searcher<'a> {
     /// An odd number of passes lies between the root and the node searched; a split point
     /// hands it to the threads that join.
     passed: bool,
+    /// By empties, the move (a one-square mask) that last cut a node one ply from the leaves.
+    pub(crate) leaf_killers: [u64; 61],
 }
 
 impl<'a> Searcher<'a> {
@@ -137,6 +139,7 @@ impl<'a> Searcher<'a> {
             chain: Vec::new(),
             level,
             passed: false,
+            leaf_killers: [0; 61],
         }
     }
 
