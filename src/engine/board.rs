@@ -433,6 +433,21 @@ impl fmt::Display for Position {
     }
 }
 
+/// `count` random boards of every density, with disjoint sides: the inputs on which the
+/// vector routines are tested against their portable twins.
+#[cfg(all(test, target_feature = "avx2"))]
+pub(crate) fn random_boards(seed: u64, count: usize) -> impl Iterator<Item = Board> {
+    let mut rng = crate::base::rng::Rng::new(seed);
+    (0..count).map(move |_| {
+        let (a, b, c) = (rng.bits(), rng.bits(), rng.bits());
+        let filled = a | b;
+        Board {
+            player: filled & c,
+            opponent: filled & !c,
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

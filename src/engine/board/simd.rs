@@ -162,16 +162,9 @@ fn or_lanes(x: __m256i) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use crate::base::rng::Rng;
-
     /// Random boards of every density, with disjoint sides.
     fn boards() -> impl Iterator<Item = (u64, u64)> {
-        let mut rng = Rng::new(11);
-        (0..200_000).map(move |_| {
-            let (a, b, c) = (rng.bits(), rng.bits(), rng.bits());
-            let filled = a | b;
-            (filled & c, filled & !c)
-        })
+        super::super::random_boards(11, 200_000).map(|b| (b.player, b.opponent))
     }
 
     #[test]

@@ -4,11 +4,12 @@
 //! about half the midgame's time, and these 70 lookups are most of each: one at a time they
 //! cost a load of the lane, an add of its offset, a bounds check and the load of the weight.
 
-use super::patterns::{lane_offsets, Carried, INSTANCES, LANES, PHASE_WEIGHTS};
+use super::patterns::{Carried, INSTANCES, LANES, LANE_OFFSETS, PHASE_WEIGHTS};
+use super::weights::{PhaseWeights, WEIGHTS_PER_PHASE};
 use std::arch::x86_64::*;
 
-/// Each lane's shape offset, its idle lanes' 0.
-const OFFSETS: [u32; LANES] = lane_offsets();
+// The gathers read a weight and the one after it, at indices below PHASE_WEIGHTS.
+const _: () = assert!(WEIGHTS_PER_PHASE > PHASE_WEIGHTS);
 
 /// -1 in the lanes of an instance, 0 in the idle ones.
 const LIVE: [i32; LANES] = {
@@ -21,31 +22,25 @@ const LIVE: [i32; LANES] = {
     live
 };
 
-/// [`super::patterns::weigh`].
+/// [`super::pattern_sum`].
 #[inline]
-pub fn weigh(w: &[i16], lanes: &Carried) -> i32 {
-    // The gathers read a weight and the one after it, at indices below PHASE_WEIGHTS.
-    assert!(
-        w.len() > PHASE_WEIGHTS,
-        "a phase's weights follow its pattern tables"
-    );
-    // SAFETY: this module is built only for processors with AVX2 (see `eval`), and `w` holds
-    // every pair of weights the gathers read (the assertion above).
-    unsafe { weigh_avx2(w, lanes) }
+pub fn pattern_sum(w: &PhaseWeights, lanes: &Carried) -> i32 {
+    // SAFETY: this module is built only for processors with AVX2 (see `eval`).
+    unsafe { pattern_sum_avx2(w, lanes) }
 }
 
-/// The sum of `w` at `lanes` and their offsets. Safety: AVX2, and `w.len() > PHASE_WEIGHTS`.
+/// The sum of `w` at `lanes` and their offsets. Safety: AVX2.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn weigh_avx2(w: &[i16], lanes: &Carried) -> i32 {
+unsafe fn pattern_sum_avx2(w: &PhaseWeights, lanes: &Carried) -> i32 {
     let base = w.as_ptr().cast::<i32>();
     let last = _mm256_set1_epi32(PHASE_WEIGHTS as i32 - 1);
     let mut sum = _mm256_setzero_si256();
     for k in (0..LANES).step_by(8) {
-        // SAFETY (the three loads): `lanes`, OFFSETS and LIVE hold LANES items, a multiple
-        // of 8, so each reads 8 of them within bounds.
+        // SAFETY (the three loads): `lanes`, LANE_OFFSETS and LIVE hold LANES items, a
+        // multiple of 8, so each reads 8 of them within bounds.
         let digits = _mm_loadu_si128(lanes.as_ptr().add(k).cast());
-        let offsets = _mm256_loadu_si256(OFFSETS.as_ptr().add(k).cast());
+        let offsets = _mm256_loadu_si256(LANE_OFFSETS.as_ptr().add(k).cast());
         let live = _mm256_loadu_si256(LIVE.as_ptr().add(k).cast());
         // Clamped below the tables' end, so that no lane reads beyond `w`, whatever it holds.
         let index = _mm256_min_epu32(
@@ -53,7 +48,8 @@ unsafe fn weigh_avx2(w: &[i16], lanes: &Carried) -> i32 {
             last,
         );
         // SAFETY: each lane reads bytes 2 * index to 2 * index + 3, within `w` since
-        // index < PHASE_WEIGHTS < w.len(). The low half is the weight; the shifts sign it.
+        // index < PHASE_WEIGHTS < WEIGHTS_PER_PHASE (asserted above). The low half is the
+        // weight; the shifts sign it.
         let pairs = _mm256_i32gather_epi32::<2>(base, index);
         let weights = _mm256_srai_epi32::<16>(_mm256_slli_epi32::<16>(pairs));
         sum = _mm256_add_epi32(sum, _mm256_and_si256(weights, live));
@@ -68,25 +64,28 @@ unsafe fn weigh_avx2(w: &[i16], lanes: &Carried) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::patterns::{carried, weigh_portable, PHASE_WEIGHTS};
+    use super::super::pattern_sum_portable;
+    use super::super::patterns::carried;
+    use super::super::weights::WEIGHTS_PER_PHASE;
     use crate::base::rng::Rng;
-    use crate::engine::board::Board;
+    use crate::engine::board::random_boards;
 
     /// The gathered sum against the portable one, on random weights (the full range of i16,
     /// so that the signs' extension shows) and the indices of random positions.
     #[test]
     fn gathered_sums_match_the_portable_sum() {
         let mut rng = Rng::new(7);
-        let w: Vec<i16> = (0..PHASE_WEIGHTS + 1).map(|_| rng.bits() as i16).collect();
-        for _ in 0..20_000 {
-            let (a, b, c) = (rng.bits(), rng.bits(), rng.bits());
-            let filled = a | b;
-            let board = Board {
-                player: filled & c,
-                opponent: filled & !c,
-            };
+        let w: Box<[i16; WEIGHTS_PER_PHASE]> = (0..WEIGHTS_PER_PHASE)
+            .map(|_| rng.bits() as i16)
+            .collect::<Vec<_>>()
+            .try_into()
+            .expect("WEIGHTS_PER_PHASE weights");
+        for board in random_boards(8, 20_000) {
             let lanes = carried(&board);
-            assert_eq!(super::weigh(&w, &lanes), weigh_portable(&w, &lanes));
+            assert_eq!(
+                super::pattern_sum(&w, &lanes),
+                pattern_sum_portable(&w, &lanes)
+            );
         }
     }
 }

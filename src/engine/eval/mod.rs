@@ -14,7 +14,7 @@ pub mod weights;
 use crate::engine::board::{legal_moves, neighbours, Board};
 use std::path::Path;
 use std::sync::OnceLock;
-use weights::{Weights, BIAS, PHASE_WIDTH};
+use weights::{PhaseWeights, Weights, BIAS, PHASE_WIDTH};
 
 /// Centi-discs per disc of final score.
 pub const DISC: i32 = 100;
@@ -206,9 +206,29 @@ fn weigh(b: &Board, lanes: &patterns::Carried) -> i32 {
     let sum = counts
         .table_indices()
         .iter()
-        .fold(scalars + patterns::weigh(w, lanes), |acc, &i| {
+        .fold(scalars + pattern_sum(w, lanes), |acc, &i| {
             acc + i32::from(w[i as usize])
         });
     // Within the scores of a finished game: the search's bounds rely on it.
     sum.clamp(-63 * DISC, 63 * DISC)
+}
+
+/// The sum of a phase's pattern weights at the carried indices `lanes`: by vector gathers
+/// where the processor has AVX2 ([`gather`]), else one lookup at a time.
+#[inline(always)]
+fn pattern_sum(w: &PhaseWeights, lanes: &patterns::Carried) -> i32 {
+    #[cfg(target_feature = "avx2")]
+    return gather::pattern_sum(w, lanes);
+    #[cfg(not(target_feature = "avx2"))]
+    return pattern_sum_portable(w, lanes);
+}
+
+/// [`pattern_sum`] one lookup at a time: what processors without AVX2 run, and the reference
+/// the vector version is tested against.
+#[cfg_attr(target_feature = "avx2", allow(dead_code))]
+#[inline]
+fn pattern_sum_portable(w: &PhaseWeights, lanes: &patterns::Carried) -> i32 {
+    patterns::offset_indices(lanes)
+        .map(|i| i32::from(w[i as usize]))
+        .sum()
 }

@@ -316,9 +316,9 @@ const INSTANCE_SHAPES: [(usize, usize); INSTANCES] = {
     instances
 };
 
-/// Each instance's shape offset, in [`indices`]'s order.
-const INSTANCE_OFFSETS: [u32; INSTANCES] = {
-    let mut offsets = [0; INSTANCES];
+/// Each lane's shape offset: an instance's in [`indices`]'s order, 0 for the idle lanes.
+pub const LANE_OFFSETS: [u32; LANES] = {
+    let mut offsets = [0; LANES];
     let mut instance = 0;
     while instance < INSTANCES {
         offsets[instance] = OFFSETS[INSTANCE_SHAPES[instance].0] as u32;
@@ -356,49 +356,18 @@ const SQUARE_DIGITS: [Carried; 64] = {
 #[inline]
 pub fn carried(b: &Board) -> Carried {
     let mut lanes = [0; LANES];
-    for ((lane, index), offset) in lanes.iter_mut().zip(indices(b)).zip(INSTANCE_OFFSETS) {
+    for ((lane, index), offset) in lanes.iter_mut().zip(indices(b)).zip(LANE_OFFSETS) {
         *lane = (index - offset) as u16;
     }
     lanes
 }
 
-/// Each lane's shape offset ([`INSTANCE_OFFSETS`]), 0 for the idle lanes.
-pub const fn lane_offsets() -> [u32; LANES] {
-    let mut offsets = [0; LANES];
-    let mut lane = 0;
-    while lane < INSTANCES {
-        offsets[lane] = INSTANCE_OFFSETS[lane];
-        lane += 1;
-    }
-    offsets
-}
-
-/// The sum of a phase's weights `w` at the carried indices `lanes`: by vector gathers where
-/// the processor has AVX2 (`eval::gather`), else one lookup at a time.
-#[inline]
-pub fn weigh(w: &[i16], lanes: &Carried) -> i32 {
-    #[cfg(target_feature = "avx2")]
-    return super::gather::weigh(w, lanes);
-    #[cfg(not(target_feature = "avx2"))]
-    return weigh_portable(w, lanes);
-}
-
-/// [`weigh`] one lookup at a time: what processors without AVX2 run, and the reference the
-/// vector version is tested against.
-#[cfg_attr(target_feature = "avx2", allow(dead_code))]
-#[inline]
-pub(super) fn weigh_portable(w: &[i16], lanes: &Carried) -> i32 {
-    offset_indices(lanes)
-        .map(|i| i32::from(w[i as usize]))
-        .sum()
-}
-
 /// Carried indices back in [`indices`]'s form, shape offsets included.
 #[inline]
 pub fn offset_indices(lanes: &Carried) -> impl Iterator<Item = u32> + '_ {
-    lanes
+    lanes[..INSTANCES]
         .iter()
-        .zip(INSTANCE_OFFSETS)
+        .zip(LANE_OFFSETS)
         .map(|(&lane, offset)| offset + u32::from(lane))
 }
 

@@ -35,6 +35,8 @@ pub const SCALARS: usize = 1 + super::SCALAR_FEATURES;
 /// features' weights follow it.
 pub const BIAS: usize = PHASE_WEIGHTS + super::COUNT_WEIGHTS;
 pub const WEIGHTS_PER_PHASE: usize = BIAS + SCALARS;
+/// One phase's weights: the pattern tables, the count tables, the constant and the scalars'.
+pub type PhaseWeights = [i16; WEIGHTS_PER_PHASE];
 const HEADER_BYTES: usize = 32;
 
 /// Why a weights file was refused.
@@ -127,8 +129,10 @@ impl Weights {
 
     /// One phase's weights.
     #[inline]
-    pub fn phase(&self, phase: usize) -> &[i16] {
-        &self.values[phase * WEIGHTS_PER_PHASE..(phase + 1) * WEIGHTS_PER_PHASE]
+    pub fn phase(&self, phase: usize) -> &PhaseWeights {
+        self.values[phase * WEIGHTS_PER_PHASE..(phase + 1) * WEIGHTS_PER_PHASE]
+            .try_into()
+            .expect("a phase's range is WEIGHTS_PER_PHASE long")
     }
 
     /// The payload's checksum: the name of these weights.
