@@ -37,13 +37,22 @@ const UNSETTLED_STRETCH: f64 = 1.6;
 /// unchanged: its time is better spent on later moves.
 const SETTLED_ITERATIONS: u32 = 4;
 const SETTLED_STRETCH: f64 = 0.7;
+/// An iteration whose score fell this far below the last one of its parity has not settled
+/// either, whatever its move: the best line met trouble that a deeper look may avoid.
+const SCORE_DROP: i32 = 2 * DISC;
 
-/// Whether the midgame iterations have settled on a best move: the soft deadline stretches
-/// with the answer (see [`UNSETTLED_STRETCH`]).
+/// Whether the midgame iterations have settled, on a best move and on its score: the soft
+/// deadline stretches with the answer (see [`UNSETTLED_STRETCH`]).
 struct Settling {
     best: Option<u32>,
     /// Iterations in a row that ended on `best`, the first included.
     unchanged: u32,
+    /// The scores of the last two iterations, the latest last. The evaluation's value bounces
+    /// between odd and even depths, so a score is compared with the one before last, and the
+    /// next iteration's window is aimed at it.
+    scores: [Option<i32>; 2],
+    /// Whether the last iteration's score fell by [`SCORE_DROP`] from the one before last.
+    dropped: bool,
 }
 
 impl Settling {
@@ -52,11 +61,15 @@ impl Settling {
         Settling {
             best: first,
             unchanged: 1,
+            scores: [None; 2],
+            dropped: false,
         }
     }
 
-    /// An iteration ended on `best`.
-    fn record(&mut self, best: Option<u32>) {
+    /// An iteration ended on `best` with `score`.
+    fn record(&mut self, best: Option<u32>, score: i32) {
+        self.dropped = self.scores[0].is_some_and(|same_parity| score <= same_parity - SCORE_DROP);
+        self.scores = [self.scores[1], Some(score)];
         if best == self.best {
             self.unchanged += 1;
         } else {
@@ -65,9 +78,15 @@ impl Settling {
         }
     }
 
+    /// The score of the last iteration of the next one's parity.
+    fn same_parity_score(&self) -> Option<i32> {
+        self.scores[0]
+    }
+
     /// The soft deadline's stretch after the iterations recorded so far.
     fn stretch(&self) -> f64 {
         match self.unchanged {
+            _ if self.dropped => UNSETTLED_STRETCH,
             1 => UNSETTLED_STRETCH,
             n if n >= SETTLED_ITERATIONS => SETTLED_STRETCH,
             _ => 1.0,
@@ -220,10 +239,6 @@ impl Searcher<'_> {
         // Under a clock: the selective endgame stage last searched, after which each
         // iteration is a surer stage, the exact solve last, as long as time allows.
         let mut staged: Option<Selectivity> = None;
-        // The scores of the last two midgame iterations, the latest last: the evaluation's
-        // value bounces between odd and even depths, so a window is aimed at the score of the
-        // same parity.
-        let mut midgame_scores: [Option<i32>; 2] = [None; 2];
         let mut settling = Settling::new(report.best_move());
         while let Some(next) = next_iteration(limits, empties, completed, staged) {
             let (exact, stage, sel) = match next {
@@ -245,12 +260,10 @@ impl Searcher<'_> {
                     false,
                 ));
                 // The first iterations' scores swing too much to aim a window with.
-                let guess = midgame_scores[0].filter(|_| depth > 2);
-                let score = self.root_aspiration(board, &mut root, lines, guess, |s, b, a, be| {
+                let guess = settling.same_parity_score().filter(|_| depth > 2);
+                self.root_aspiration(board, &mut root, lines, guess, |s, b, a, be| {
                     s.pvs(b, depth - 1, a, be)
-                });
-                midgame_scores = [midgame_scores[1], Some(score)];
-                score
+                })
             };
             if self.stopped {
                 // A move that beat the old best in the unfinished iteration is the better bet.
@@ -282,7 +295,7 @@ impl Searcher<'_> {
             let stretch = if exact {
                 1.0
             } else {
-                settling.record(report.best_move());
+                settling.record(report.best_move(), score);
                 settling.stretch()
             };
             if self.past_soft_deadline(stretch) {
@@ -616,13 +629,30 @@ mod tests {
         let stretches: Vec<f64> = [19, 26, 26, 26, 26, 26, 37]
             .into_iter()
             .map(|best| {
-                settling.record(Some(best));
+                settling.record(Some(best), 0);
                 settling.stretch()
             })
             .collect();
         let (u, s) = (UNSETTLED_STRETCH, SETTLED_STRETCH);
         assert_eq!(stretches, [1.0, u, 1.0, 1.0, s, s, u]);
         assert!(u > 1.0 && s < 1.0);
+    }
+
+    #[test]
+    fn a_score_fallen_from_the_last_of_its_parity_stretches_the_soft_deadline() {
+        let mut settling = Settling::new(Some(19));
+        // Odd and even depths bounce apart; only a fall within one parity counts.
+        let scores = [300, 0, 250, -100, 50, -100, 60];
+        let stretches: Vec<f64> = scores
+            .into_iter()
+            .map(|score| {
+                settling.record(Some(19), score);
+                settling.stretch()
+            })
+            .collect();
+        let (u, s) = (UNSETTLED_STRETCH, SETTLED_STRETCH);
+        assert_eq!(stretches, [1.0, 1.0, s, s, u, s, s]);
+        assert_eq!(SCORE_DROP, 2 * DISC);
     }
 
     #[test]
