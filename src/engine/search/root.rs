@@ -47,12 +47,10 @@ struct Settling {
     best: Option<u32>,
     /// Iterations in a row that ended on `best`, the first included.
     unchanged: u32,
-    /// The scores of the last two iterations, the latest last. The evaluation's value bounces
-    /// between odd and even depths, so a score is compared with the one before last, and the
-    /// next iteration's window is aimed at it.
-    scores: [Option<i32>; 2],
-    /// Whether the last iteration's score fell by [`SCORE_DROP`] from the one before last.
-    dropped: bool,
+    /// The scores of the last three iterations, the latest last. The evaluation's value
+    /// bounces between odd and even depths, so a score is compared with the one two
+    /// iterations before, and the next iteration's window is aimed at the last of its parity.
+    scores: [Option<i32>; 3],
 }
 
 impl Settling {
@@ -61,15 +59,13 @@ impl Settling {
         Settling {
             best: first,
             unchanged: 1,
-            scores: [None; 2],
-            dropped: false,
+            scores: [None; 3],
         }
     }
 
     /// An iteration ended on `best` with `score`.
     fn record(&mut self, best: Option<u32>, score: i32) {
-        self.dropped = self.scores[0].is_some_and(|same_parity| score <= same_parity - SCORE_DROP);
-        self.scores = [self.scores[1], Some(score)];
+        self.scores = [self.scores[1], self.scores[2], Some(score)];
         if best == self.best {
             self.unchanged += 1;
         } else {
@@ -80,14 +76,18 @@ impl Settling {
 
     /// The score of the last iteration of the next one's parity.
     fn same_parity_score(&self) -> Option<i32> {
-        self.scores[0]
+        self.scores[1]
+    }
+
+    /// Whether the last iteration's score fell by [`SCORE_DROP`] below the last of its parity.
+    fn dropped(&self) -> bool {
+        matches!(self.scores, [Some(before), _, Some(last)] if last <= before - SCORE_DROP)
     }
 
     /// The soft deadline's stretch after the iterations recorded so far.
     fn stretch(&self) -> f64 {
         match self.unchanged {
-            _ if self.dropped => UNSETTLED_STRETCH,
-            1 => UNSETTLED_STRETCH,
+            n if n == 1 || self.dropped() => UNSETTLED_STRETCH,
             n if n >= SETTLED_ITERATIONS => SETTLED_STRETCH,
             _ => 1.0,
         }
