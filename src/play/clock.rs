@@ -167,3 +167,32 @@ pub fn solvable_empties(soft: Duration) -> u32 {
     let secs = soft.as_secs_f64().max(0.01);
     (20.0 + 1.3 * secs.log2()).clamp(10.0, 40.0) as u32
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_spending_each_soft_share_stays_on_its_clock_and_spends_most_in_the_midgame() {
+        let clock = Clock::from_settings(11.0, 0.0, 0);
+        let mut left = clock.initial();
+        let mut spent = Vec::new();
+        for empties in (1..=52).rev().step_by(2) {
+            let (soft, hard) = clock.budget(left, empties, Duration::ZERO);
+            assert!(soft <= hard);
+            spent.push((empties, soft.as_secs_f64()));
+            left = left.map(|l| clock.after_move(l, soft.as_secs_f64()));
+        }
+        let reserve = RESERVE_SHARE * 11.0;
+        let total: f64 = spent.iter().map(|&(_, s)| s).sum();
+        assert!(
+            total <= 11.0 - reserve && total > 11.0 - 2.0 * reserve,
+            "{total}"
+        );
+        let at = |e: u32| spent.iter().find(|&&(empties, _)| empties == e).unwrap().1;
+        assert!(
+            at(40) > at(50) && at(34) > at(28) && at(28) > at(18),
+            "{spent:?}"
+        );
+    }
+}

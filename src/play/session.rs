@@ -349,8 +349,8 @@ impl Play {
         }
     }
 
-    /// The log's line for a move chosen: the move, its score, the time used and the time
-    /// left on `color`'s clock.
+    /// The log's line for a move chosen: the move, its score, the time used, the time left on
+    /// `color`'s clock and the empties it was chosen at (`scripts/clock-use.py` reads them).
     fn log_move(&self, color: Color, choice: &Choice) {
         let left =
             self.left[index(color)].map_or("untimed".to_string(), |l| format!("{:.3}", l.seconds));
@@ -361,9 +361,10 @@ impl Play {
             Choice::Pass => ("pass".to_string(), 0.0),
         };
         log::info!(
-            "move {} {} score {score} time {used:.3} left {left}",
+            "move {} {} score {score} time {used:.3} left {left} empties {}",
             color.name(),
-            vertex_name(choice.square())
+            vertex_name(choice.square()),
+            self.game.position().board.empty_count()
         );
     }
 
