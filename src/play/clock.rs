@@ -161,8 +161,11 @@ fn plan(left: Remaining, byoyomi: f64, stones: u64, empties: u32, reserve: f64) 
     (share.min(hard), hard)
 }
 
-/// The most empties an exact solve is likely to finish at within `soft` (the solver's time
-/// grows about 2.2 times per empty: 20 empties take about a second here).
+/// The most empties an exact solve is taken to finish at within `soft`: 20 empties in a
+/// second, one more for each 1.7 times the time. A cautious model: positions from games
+/// against NTest solve at 22 and 24 empties in 0.32 s and 1.5 s at the median, 0.93 s and
+/// 2.9 s at the 90th percentile, but solving earlier by the median (with the clock's time
+/// moved to the midgame) did not play better (docs/results.md, "Where the clock goes").
 pub fn solvable_empties(soft: Duration) -> u32 {
     let secs = soft.as_secs_f64().max(0.01);
     (20.0 + 1.3 * secs.log2()).clamp(10.0, 40.0) as u32
