@@ -44,12 +44,13 @@ def main(paths):
             band[2] += time - last
             band[3] += at_end
     print("empties  moves  seconds  after last iteration  midgame at the end")
+    totals = [0, 0.0, 0.0, 0]
     for low in sorted(bands, reverse=True):
         n, time, cut, at_end = bands[low]
         print(f"{low:2}-{low + 3:<2}  {n:6}  {time:7.1f}  {cut:20.1f}  {at_end:18}")
-    total = sum(b[1] for b in bands.values())
-    cut = sum(b[2] for b in bands.values())
-    print(f"total    {sum(b[0] for b in bands.values()):6}  {total:7.1f}  {cut:20.1f}")
+        totals = [t + b for t, b in zip(totals, bands[low])]
+    n, time, cut, at_end = totals
+    print(f"total    {n:6}  {time:7.1f}  {cut:20.1f}  {at_end:18}")
 
 
 if __name__ == "__main__":
