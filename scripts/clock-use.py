@@ -34,23 +34,28 @@ def moves(path):
             iterations = []
 
 
+def add(row, other):
+    """Two rows of (moves, seconds, seconds after the last iteration, moves at the end), added."""
+    return [a + b for a, b in zip(row, other)]
+
+
+def line(label, row):
+    n, time, cut, at_end = row
+    return f"{label:<5}  {n:6}  {time:7.1f}  {cut:20.1f}  {at_end:18}"
+
+
 def main(paths):
     bands = collections.defaultdict(lambda: [0, 0.0, 0.0, 0])
     for path in paths:
         for empties, time, last, at_end in moves(path):
-            band = bands[empties // 4 * 4]
-            band[0] += 1
-            band[1] += time
-            band[2] += time - last
-            band[3] += at_end
+            low = empties // 4 * 4
+            bands[low] = add(bands[low], (1, time, time - last, at_end))
     print("empties  moves  seconds  after last iteration  midgame at the end")
     totals = [0, 0.0, 0.0, 0]
     for low in sorted(bands, reverse=True):
-        n, time, cut, at_end = bands[low]
-        print(f"{low:2}-{low + 3:<2}  {n:6}  {time:7.1f}  {cut:20.1f}  {at_end:18}")
-        totals = [t + b for t, b in zip(totals, bands[low])]
-    n, time, cut, at_end = totals
-    print(f"total    {n:6}  {time:7.1f}  {cut:20.1f}  {at_end:18}")
+        print(line(f"{low:2}-{low + 3}", bands[low]))
+        totals = add(totals, bands[low])
+    print(line("total", totals))
 
 
 if __name__ == "__main__":
