@@ -4,7 +4,7 @@
 use crate::common;
 
 /// The total search nodes of `oxello bench --threads 1`.
-const SIGNATURE: u64 = 67_835_894;
+const SIGNATURE: u64 = 73_776_871;
 
 #[test]
 fn bench_prints_the_expected_signature() {

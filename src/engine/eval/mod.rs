@@ -153,6 +153,13 @@ pub fn evaluate(b: &Board) -> i32 {
     weigh(b, &patterns::carried(b))
 }
 
+/// [`evaluate`] of `b`, whose indices read from its side to move ([`patterns::carried`]) are
+/// `lanes`, carried from elsewhere.
+#[inline]
+pub fn evaluate_carried(b: &Board, lanes: &patterns::Carried) -> i32 {
+    weigh(b, lanes)
+}
+
 /// Evaluates the children of one board, carrying its pattern indices over each move
 /// ([`patterns::after_move`]) instead of reading each child's afresh: cheaper as soon as a
 /// node evaluates two children. The scores are [`evaluate`]'s.

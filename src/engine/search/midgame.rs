@@ -18,7 +18,7 @@ use super::node::{Move, NodeKind, Searcher, INFINITY, MAX_SCORE};
 use super::probcut::{midgame_shallow_depth, MIDGAME_MARGIN, MIDGAME_MIN_DEPTH, MIDGAME_MODEL};
 use crate::engine::board::{flips, Board, Squares, CORNERS, C_SQUARES, EDGES, X_SQUARES};
 use crate::engine::eval::patterns::{after_move, after_own_move, carried, Carried};
-use crate::engine::eval::{evaluate, Children};
+use crate::engine::eval::{evaluate_carried, Children};
 use crate::engine::tt::NO_MOVE;
 
 /// The order in which a node one ply from the leaves tries its moves, by the squares' usual
@@ -124,7 +124,7 @@ impl Searcher<'_> {
         }
         debug_assert!(depth < b.empty_count() as i32, "midgame search at the end");
         if depth <= 0 {
-            return evaluate(b);
+            return evaluate_carried(b, lanes);
         }
         if depth == 1 {
             return self.search_1(b, &Children::carried(b, lanes), alpha, beta);
@@ -155,7 +155,7 @@ impl Searcher<'_> {
         }
         debug_assert!(depth < b.empty_count() as i32, "midgame search at the end");
         if depth <= 0 {
-            return evaluate(b);
+            return evaluate_carried(b, lanes);
         }
         if depth == 1 {
             return self.search_1(b, &Children::carried(b, lanes), alpha, alpha + 1);
