@@ -150,7 +150,7 @@ pub fn count_indices(b: &Board) -> [u32; COUNT_TABLES.len()] {
 /// scalar features, for the phase of `b`'s empties.
 #[inline]
 pub fn evaluate(b: &Board) -> i32 {
-    weigh(b, &patterns::carried(b))
+    evaluate_carried(b, &patterns::carried(b))
 }
 
 /// [`evaluate`] of `b`, whose indices read from its side to move ([`patterns::carried`]) are

@@ -86,8 +86,9 @@ impl NodeKind for Midgame {
 /// side to move, as it does at even depths; at odd ones they are read from the other side. A
 /// child's come from its parent's over the move ([`Midgame::child_lanes`]), read from the same
 /// side, which is the child's other side where it was the parent's own and the reverse: the
-/// rule holds all the way down, and a node of depth 1 holds what its children are evaluated
-/// from ([`Children`]). A pass changes the side to move but not the depth, so its node reads
+/// rule holds all the way down: a node of depth 1 holds what its children are evaluated from
+/// ([`Children`]), and a node of depth 0 (Multi-ProbCut's test of a node of depth 2) what it
+/// is evaluated from itself. A pass changes the side to move but not the depth, so its node reads
 /// them afresh.
 #[inline]
 const fn reads_the_mover(depth: i32) -> bool {
